@@ -1,0 +1,3 @@
+from bot.cli.main import run
+
+run()

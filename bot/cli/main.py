@@ -1,0 +1,60 @@
+"""The `knowbot` command: one entry point, readable errors, tracebacks only with --debug."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import traceback
+import warnings
+
+import click
+import typer
+from rich.console import Console
+
+from bot.cli import db as db_commands
+from bot.cli.state import CliState
+from bot.errors import KnowbotError
+from bot.settings import Settings
+
+app = typer.Typer(
+    name="knowbot",
+    help="knowbot: answers staff questions from the company's own knowledge, with sources.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+app.add_typer(db_commands.app, name="db")
+
+err = Console(stderr=True)
+
+
+@app.callback()
+def main(
+    ctx: typer.Context,
+    debug: bool = typer.Option(False, "--debug", help="Verbose logs and full tracebacks."),
+) -> None:
+    logging.basicConfig(
+        level=logging.DEBUG if debug else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    ctx.obj = CliState(settings=Settings(), debug=debug)
+
+
+def run() -> None:
+    """Console-script entry point."""
+    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+    debug = "--debug" in sys.argv
+    try:
+        result = app(standalone_mode=False)
+    except click.exceptions.Abort:
+        err.print("Aborted.")
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except KnowbotError as exc:
+        if debug:
+            traceback.print_exc()
+        err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+        sys.exit(1)
+    sys.exit(result if isinstance(result, int) else 0)

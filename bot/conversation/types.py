@@ -1,0 +1,142 @@
+"""The neutral types adapters and the pipeline exchange."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+
+
+class Confidence(StrEnum):
+    HIGH = "High"
+    MEDIUM = "Medium"
+    LOW = "Low"
+
+
+class Intent(StrEnum):
+    LOOKUP = "lookup"  # what is X / define X
+    YES_NO = "yes_no"  # is X covered / am I eligible
+    HOW_TO = "how_to"  # how do I / procedure
+    COMPARE = "compare"  # X vs Y
+    RANK = "rank"  # highest / lowest / top
+    TREND = "trend"  # increasing / decreasing / over time
+    WHY = "why"  # why / diagnose
+    SUMMARISE = "summarise"  # summarise / overview
+
+
+@dataclass(frozen=True)
+class ThreadRef:
+    """Where a conversation lives; two different refs never share history."""
+
+    platform: str  # "slack" | "teams" | "console"
+    workspace: str  # Slack team id / Teams tenant id / "local"
+    channel: str  # channel or conversation id
+    thread: str  # thread ts / reply-chain id / console session id
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One user message the bot should answer."""
+
+    thread: ThreadRef
+    event_id: str  # platform event id, claimed once
+    user_id: str
+    text: str
+    message_id: str | None = None  # platform id of the user's message
+    scopes: tuple[str, ...] = ("default",)
+    received_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+
+@dataclass(frozen=True)
+class HistoryTurn:
+    role: str  # "user" | "assistant"
+    text: str
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """A change the rewrite made: an acronym expanded or a misspelling corrected."""
+
+    original: str
+    replacement: str
+    kind: str = "acronym"  # "acronym" | "spelling"
+
+
+@dataclass(frozen=True)
+class Source:
+    """A numbered context block as shown to the model and cited to the user."""
+
+    number: int
+    chunk_id: str
+    kind: str  # ChunkKind value, or "definition" for preamble entries
+    title: str
+    location: str
+    text: str
+    score: float = 0.0
+
+
+@dataclass(frozen=True)
+class Bullet:
+    text: str  # without the trailing [n] markers
+    source_numbers: tuple[int, ...] = ()
+
+    def render(self) -> str:
+        marks = "".join(f"[{n}]" for n in self.source_numbers)
+        return f"{self.text} {marks}".rstrip()
+
+
+@dataclass(frozen=True)
+class CheckScores:
+    """The six binary checks behind the confidence level."""
+
+    qa_continuity: int
+    numbers: int
+    not_copied: int
+    numeric_sense: int
+    context_focus: int
+    contextual_continuity: int
+
+    @property
+    def total(self) -> int:
+        return (
+            self.qa_continuity
+            + self.numbers
+            + self.not_copied
+            + self.numeric_sense
+            + self.context_focus
+            + self.contextual_continuity
+        )
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "qa_continuity": self.qa_continuity,
+            "numbers": self.numbers,
+            "not_copied": self.not_copied,
+            "numeric_sense": self.numeric_sense,
+            "context_focus": self.context_focus,
+            "contextual_continuity": self.contextual_continuity,
+        }
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the pipeline returns; adapters render it."""
+
+    id: int
+    thread: ThreadRef
+    question: str
+    rewritten_question: str
+    expansions: tuple[Expansion, ...]
+    intent: Intent
+    bullets: tuple[Bullet, ...]
+    sources: tuple[Source, ...]
+    confidence: Confidence
+    scores: CheckScores
+    prompt: str  # "answer@v1"
+    model: str  # "gpt-4o-mini" or "extractive"
+    timings_ms: dict[str, float]
+    notice: str = ""  # e.g. "Quoted passages (no language model configured)."
+
+    @property
+    def was_rewritten(self) -> bool:
+        return self.rewritten_question.strip() != self.question.strip()

@@ -1,0 +1,148 @@
+"""Connecting to PostgreSQL: the configured server, or the embedded one when none is set."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+import psycopg
+import sqlalchemy as sa
+from sqlalchemy.engine import URL, Engine, make_url
+
+from bot.db.embedded import EmbeddedPostgres
+from bot.errors import DatabaseUnavailable
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+EMBEDDED_DATABASE = "knowbot"
+
+
+@dataclass
+class Database:
+    """An engine plus, when we started it, the embedded server behind it."""
+
+    engine: Engine
+    url: URL
+    embedded: EmbeddedPostgres | None = None
+    _closed: bool = field(default=False, repr=False)
+
+    @property
+    def where(self) -> str:
+        """Where the data lives, for messages: host:port/db or the embedded data folder."""
+        if self.embedded is not None:
+            return f"embedded PostgreSQL in {self.embedded.pgdata}"
+        return describe_url(self.url)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self.engine.dispose()
+        if self.embedded is not None:
+            self.embedded.stop()
+
+
+def normalize_url(raw: str) -> URL:
+    """Accept postgres://, postgresql:// and postgresql+psycopg:// alike; use psycopg 3."""
+    try:
+        url = make_url(raw.strip())
+    except Exception as exc:
+        raise DatabaseUnavailable(
+            f"DATABASE_URL is not a valid URL ({exc}); expected "
+            "postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
+        ) from exc
+    if url.get_backend_name() not in ("postgres", "postgresql"):
+        raise DatabaseUnavailable(
+            f"DATABASE_URL must point at PostgreSQL, not {url.get_backend_name()!r}."
+        )
+    return url.set(drivername="postgresql+psycopg")
+
+
+def describe_url(url: URL) -> str:
+    host = url.host or url.query.get("host") or "localhost"
+    port = f":{url.port}" if url.port else ""
+    return f"{host}{port}/{url.database or ''}"
+
+
+def create_engine(url: URL, *, pool_size: int = 5) -> Engine:
+    # ClientCursor: LlamaIndex's PGVectorStore sends `SET hnsw.ef_search = $1`, which
+    # server-side binding rejects (see DESIGN.md, known technical facts).
+    return sa.create_engine(
+        url,
+        connect_args={"cursor_factory": psycopg.ClientCursor, "connect_timeout": 10},
+        pool_pre_ping=True,
+        pool_size=pool_size,
+        max_overflow=10,
+    )
+
+
+def open_database(settings: Settings) -> Database:
+    """Connect to DATABASE_URL, or start the embedded server when it is unset."""
+    if settings.database_url:
+        url = normalize_url(settings.database_url)
+        db = Database(engine=create_engine(url), url=url)
+    else:
+        db = _open_embedded(settings)
+    try:
+        check_server(db)
+    except Exception:
+        db.close()
+        raise
+    return db
+
+
+def _open_embedded(settings: Settings) -> Database:
+    embedded = EmbeddedPostgres(settings.embedded_pgdata)
+    admin_url = normalize_url(embedded.start())
+    try:
+        ensure_database(admin_url, EMBEDDED_DATABASE)
+    except Exception:
+        embedded.stop()
+        raise
+    url = admin_url.set(database=EMBEDDED_DATABASE)
+    return Database(engine=create_engine(url), url=url, embedded=embedded)
+
+
+def ensure_database(admin_url: URL, name: str) -> None:
+    """Create database `name` on the server if it does not exist yet."""
+    engine = sa.create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            exists = conn.execute(
+                sa.text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": name}
+            ).scalar()
+            if not exists:
+                try:
+                    conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+                except (sa.exc.ProgrammingError, sa.exc.IntegrityError) as exc:
+                    if "already exists" not in str(exc):  # else: a concurrent process won
+                        raise
+    finally:
+        engine.dispose()
+
+
+def check_server(db: Database) -> None:
+    """Fail early, in one line, when the server is unreachable or lacks pgvector."""
+    try:
+        with db.engine.connect() as conn:
+            available = conn.execute(
+                sa.text("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'")
+            ).scalar()
+    except sa.exc.OperationalError as exc:
+        raise DatabaseUnavailable(
+            f"Cannot connect to PostgreSQL at {db.where}: {first_line(exc.orig or exc)}. "
+            "Check DATABASE_URL and that the server is running (or unset DATABASE_URL "
+            "to use the embedded server)."
+        ) from exc
+    if not available:
+        raise DatabaseUnavailable(
+            f"PostgreSQL at {db.where} has no 'vector' extension (pgvector). Install pgvector "
+            "on that server (e.g. the postgresql-NN-pgvector package, or the pgvector/pgvector "
+            "Docker image), or unset DATABASE_URL to use the embedded server, which bundles it."
+        )
+
+
+def first_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0].strip()

@@ -1,0 +1,114 @@
+"""Shared fixtures: one embedded PostgreSQL (with pgvector) per test session; every test that
+needs a database gets its own, cloned from a migrated template, so tests never see each
+other's rows and the real database layer is always exercised."""
+
+from __future__ import annotations
+
+import uuid
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.engine import URL, Engine
+
+from bot.db import migrate
+from bot.db.embedded import EmbeddedPostgres
+from bot.db.engine import create_engine, normalize_url
+from bot.settings import Settings
+
+warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+
+TEMPLATE_DB = "knowbot_template"
+
+# Variables a developer's shell may carry that would change what the code under test does.
+_ENV_NAMES = (
+    "DATABASE_URL",
+    "KNOWBOT_DATA_DIR",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "KNOWBOT_LLM_MODEL",
+    "KNOWBOT_EMBED_MODEL",
+    "SLACK_BOT_TOKEN",
+    "SLACK_APP_TOKEN",
+    "SLACK_SIGNING_SECRET",
+    "SLACK_API_URL",
+    "MICROSOFT_APP_ID",
+    "MICROSOFT_APP_PASSWORD",
+    "MICROSOFT_APP_TENANT_ID",
+    "KNOWBOT_PORT",
+)
+
+
+@pytest.fixture(autouse=True)
+def _clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name in _ENV_NAMES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)  # no stray .env file is read
+
+
+def admin_execute(admin_url: URL, sql: str) -> None:
+    engine = sa.create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.execute(sa.text(sql))
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def pg_admin_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[URL]:
+    server = EmbeddedPostgres(tmp_path_factory.mktemp("pg") / "pgdata")
+    url = normalize_url(server.start())
+    yield url
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def template_url(pg_admin_url: URL) -> URL:
+    admin_execute(pg_admin_url, f'CREATE DATABASE "{TEMPLATE_DB}"')
+    url = pg_admin_url.set(database=TEMPLATE_DB)
+    engine = create_engine(url)
+    migrate.upgrade(engine)
+    engine.dispose()
+    return url
+
+
+def fresh_database(admin_url: URL, template: str | None) -> URL:
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    source = f' TEMPLATE "{template}"' if template else ""
+    admin_execute(admin_url, f'CREATE DATABASE "{name}"{source}')
+    return admin_url.set(database=name)
+
+
+@pytest.fixture
+def db_url(pg_admin_url: URL, template_url: URL) -> Iterator[URL]:
+    """A migrated database of this test's own."""
+    url = fresh_database(pg_admin_url, TEMPLATE_DB)
+    yield url
+    admin_execute(pg_admin_url, f'DROP DATABASE IF EXISTS "{url.database}" WITH (FORCE)')
+
+
+@pytest.fixture
+def empty_db_url(pg_admin_url: URL) -> Iterator[URL]:
+    """An empty database (no migrations applied) of this test's own."""
+    url = fresh_database(pg_admin_url, None)
+    yield url
+    admin_execute(pg_admin_url, f'DROP DATABASE IF EXISTS "{url.database}" WITH (FORCE)')
+
+
+@pytest.fixture
+def engine(db_url: URL) -> Iterator[Engine]:
+    eng = create_engine(db_url)
+    yield eng
+    eng.dispose()
+
+
+@pytest.fixture
+def settings(db_url: URL, tmp_path: Path) -> Settings:
+    return Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        DATABASE_URL=db_url.render_as_string(hide_password=False),
+        KNOWBOT_DATA_DIR=str(tmp_path / "data"),
+    )
