@@ -4,6 +4,8 @@ other's rows and the real database layer is always exercised."""
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 import uuid
 import warnings
 from collections.abc import Iterator
@@ -58,11 +60,14 @@ def admin_execute(admin_url: URL, sql: str) -> None:
 
 
 @pytest.fixture(scope="session")
-def pg_admin_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[URL]:
-    server = EmbeddedPostgres(tmp_path_factory.mktemp("pg") / "pgdata")
+def pg_admin_url() -> Iterator[URL]:
+    # Not under pytest's basetemp: a concurrent pytest run rotates those folders away.
+    folder = Path(tempfile.mkdtemp(prefix="knowbot-test-pg-"))
+    server = EmbeddedPostgres(folder / "pgdata")
     url = normalize_url(server.start())
     yield url
     server.stop()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
