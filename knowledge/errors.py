@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 
-class SourceError(Exception):
+class KnowledgeError(Exception):
+    """Base for knowledge errors a person reads as one line."""
+
+
+class IndexModelMismatch(KnowledgeError):
+    """The index was built with another embedding model; vectors must never mix."""
+
+
+class SourceError(KnowledgeError):
     """A source (file, table, query) could not be read; the message says why and what to do."""
 
     def __init__(self, source: str, reason: str) -> None:

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 import psycopg
 import sqlalchemy as sa
 from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.ext import asyncio as sa_async
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.db.embedded import EmbeddedPostgres
 from bot.errors import DatabaseUnavailable
@@ -65,15 +67,33 @@ def describe_url(url: URL) -> str:
     return f"{host}{port}/{url.database or ''}"
 
 
+# pgvector 0.8: keep scanning the HNSW graph until filtered queries (by scope) have enough
+# rows, instead of returning short result lists.
+SESSION_OPTIONS = "-c hnsw.iterative_scan=relaxed_order"
+
+
 def create_engine(url: URL, *, pool_size: int = 5) -> Engine:
     # ClientCursor: LlamaIndex's PGVectorStore sends `SET hnsw.ef_search = $1`, which
     # server-side binding rejects (see DESIGN.md, known technical facts).
     return sa.create_engine(
         url,
-        connect_args={"cursor_factory": psycopg.ClientCursor, "connect_timeout": 10},
+        connect_args={
+            "cursor_factory": psycopg.ClientCursor,
+            "connect_timeout": 10,
+            "options": SESSION_OPTIONS,
+        },
         pool_pre_ping=True,
         pool_size=pool_size,
         max_overflow=10,
+    )
+
+
+def create_async_engine(url: URL) -> AsyncEngine:
+    """For LlamaIndex's PGVectorStore, which wants both; it connects only if used."""
+    return sa_async.create_async_engine(
+        url,
+        connect_args={"cursor_factory": psycopg.AsyncClientCursor, "options": SESSION_OPTIONS},
+        pool_pre_ping=True,
     )
 
 

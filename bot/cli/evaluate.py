@@ -1,0 +1,52 @@
+"""`knowbot eval ...`: measure retrieval (and, later, answers) on labelled data."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from bot.cli.state import state
+from bot.errors import KnowbotError
+from bot.wiring import open_services
+from knowledge.evaluation import evaluate
+
+app = typer.Typer(help="Evaluate retrieval and answers.", no_args_is_help=True)
+out = Console()
+
+
+@app.command("retrieval")
+def retrieval(
+    ctx: typer.Context,
+    folder: Path = typer.Argument(..., help="BEIR folder: corpus.jsonl, queries.jsonl, qrels.tsv"),
+    as_json: bool = typer.Option(False, "--json", help="Print the metrics as JSON."),
+    mode: str = typer.Option("hybrid", "--mode", help="hybrid | dense | sparse"),
+) -> None:
+    """Recall@1/5/10 and MRR@10 of the bot's retriever on a BEIR-layout folder."""
+    missing = [
+        n for n in ("corpus.jsonl", "queries.jsonl", "qrels.tsv") if not (folder / n).is_file()
+    ]
+    if missing:
+        raise KnowbotError(f"{folder} is not a BEIR folder: missing {', '.join(missing)}.")
+    if mode not in ("hybrid", "dense", "sparse"):
+        raise KnowbotError(f"--mode must be hybrid, dense or sparse, not {mode!r}.")
+    with open_services(state(ctx).settings) as services:
+        kb = services.knowledge
+        report = evaluate(folder, kb.ingestor, kb.retriever, mode=mode)
+    if as_json:
+        print(json.dumps(report.as_json()))
+        return
+    table = Table(title=f"Retrieval on {folder.name} ({report.mode})")
+    for column in ("queries", "docs", "recall@1", "recall@5", "recall@10", "MRR@10", "p50 ms"):
+        table.add_column(column, justify="right")
+    metrics = report.as_json()
+    table.add_row(
+        str(report.queries),
+        str(report.documents),
+        *(f"{metrics[k]:.3f}" for k in ("recall@1", "recall@5", "recall@10", "mrr@10")),
+        f"{report.query_ms_p50:.1f}",
+    )
+    out.print(table)

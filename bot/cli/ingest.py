@@ -1,0 +1,105 @@
+"""`knowbot ingest`: index rulebooks, rows, glossaries, FAQ pairs and triples."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from bot.cli.state import state
+from bot.errors import KnowbotError
+from bot.wiring import open_services
+from knowledge.index import reindex
+from knowledge.ingest import IngestSummary
+from knowledge.kinds import SourceKind
+from knowledge.options import IngestOptions
+
+out = Console()
+
+
+def ingest(
+    ctx: typer.Context,
+    paths: list[Path] = typer.Argument(None, help="Files or folders to ingest."),
+    kind: SourceKind = typer.Option(SourceKind.AUTO, "--kind", help="What the sources are."),
+    key: list[str] = typer.Option([], "--key", help="Key column(s) naming each row."),
+    time_col: str | None = typer.Option(None, "--time", help="Time column (rows)."),
+    group: str | None = typer.Option(None, "--group", help="Group column (rows)."),
+    metric: list[str] = typer.Option([], "--metric", help="Numeric metric column(s) (rows)."),
+    scope: str = typer.Option("default", "--scope", help="Knowledge scope to put chunks in."),
+    name: str | None = typer.Option(None, "--name", help="Table name for rows."),
+    sql: str | None = typer.Option(None, "--sql", help="Table name or SELECT to read rows from."),
+    db: str | None = typer.Option(None, "--db", help="SQLAlchemy URL of the database for --sql."),
+    reindex_all: bool = typer.Option(
+        False, "--reindex", help="Re-embed every stored chunk with the configured model."
+    ),
+) -> None:
+    """Ingest knowledge sources (incremental: unchanged sources cost nothing)."""
+    options = IngestOptions(
+        kind=kind,
+        scope=scope,
+        keys=tuple(key),
+        time=time_col,
+        group=group,
+        metrics=tuple(metric),
+        name=name,
+    )
+    if not paths and not sql and not reindex_all:
+        raise KnowbotError("Nothing to ingest: give PATH..., or --sql QUERY --db URL.")
+    if sql and not db:
+        raise KnowbotError("--sql needs --db URL (the database to read the rows from).")
+    with open_services(state(ctx).settings) as services, _progress() as progress:
+        task = progress.add_task("starting", total=None)
+
+        def report(description: str, done: int, total: int) -> None:
+            progress.update(
+                task, description=f"embedding {description}", completed=done, total=total
+            )
+
+        if reindex_all:
+            from bot.backends import build_embedder
+
+            count = reindex(services.db.engine, build_embedder(services.settings), report)
+            out.print(f"Re-embedded {count} chunks with {services.settings.embed_model}.")
+            if not paths and not sql:
+                return
+        ingestor = services.knowledge.ingestor
+        summary = IngestSummary()
+        if paths:
+            summary = ingestor.ingest_paths(paths, options, report)
+        if sql and db:
+            extra = ingestor.ingest_sql(db, sql, options, report)
+            summary.reports += extra.reports
+            summary.seconds += extra.seconds
+        progress.stop()
+    print_summary(summary)
+    if summary.failed:
+        raise typer.Exit(1)
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=out,
+        transient=True,
+    )
+
+
+def print_summary(summary: IngestSummary) -> None:
+    counts = ", ".join(
+        f"{summary.count(s)} {s}" for s in ("new", "changed", "unchanged", "removed", "failed")
+    )
+    out.print(
+        f"[bold]Ingested {len(summary.reports)} sources[/]: {counts}. "
+        f"{summary.chunks} chunks ({summary.embedded} embedded) in {summary.seconds:.1f} s.",
+        highlight=False,
+    )
+    for r in summary.reports:
+        if r.status == "removed":
+            out.print(f"[yellow]removed[/] {r.uri} ({r.removed} chunks): the source is gone")
+        elif r.status == "failed":
+            out.print(f"[red]failed[/] {r.uri}: {r.error}", soft_wrap=True, highlight=False)

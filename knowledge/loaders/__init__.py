@@ -1,0 +1,1 @@
+"""Readers that turn knowledge sources into chunk drafts."""

@@ -1,0 +1,1 @@
+"""SQL for the knowledge side lives here, one module per entity."""

@@ -1,0 +1,229 @@
+"""Ingesting every kind of source into the real Postgres + pgvector, incrementally."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from sqlalchemy.engine import URL, Engine
+
+from knowledge.kinds import SourceKind
+from knowledge.options import IngestOptions
+from tests.integration.knowledge_fixtures import CountingEmbedder, make_knowledge
+
+POLICIES = """policy_number,holder,plan,region,premium
+0000-0001,Asha Rao,Plan C,North,48000
+0000-0002,Vikram Shah,Plan B,West,31000
+0000-0003,Meera Iyer,Plan A,South,9000
+"""
+
+RULEBOOK = """WAITING PERIODS
+
+3.1 Initial waiting period
+Claims for illness in the first 30 days after enrolment are not payable.
+
+3.2 Pre-existing diseases
+Pre-existing disease expenses are covered after 36 months of continuous coverage.
+
+CLAIMS
+
+5.1 Reimbursement
+Submit the claim form with original bills within 30 days of discharge.
+"""
+
+ROWS = IngestOptions(keys=("policy_number",), group="plan", metrics=("premium",))
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_rows_become_json_chunks_with_citation_metadata_and_facts(
+    engine: Engine, db_url: URL, tmp_path: Path
+) -> None:
+    kb = make_knowledge(engine, db_url)
+    summary = kb.ingestor.ingest_paths([write(tmp_path, "policies.csv", POLICIES)], ROWS)
+    assert summary.failed == []
+    hits = kb.retriever.retrieve("policy 0000-0002 Vikram Shah", scopes=["default"]).chunks
+    row = next(h for h in hits if h.kind == "row")
+    assert json.loads(row.text)["holder"] == "Vikram Shah"
+    assert row.title == "table policies"
+    assert row.location.startswith("policy_number 0000-0002, as of ")
+    facts = kb.retriever.retrieve("highest premium plan", scopes=["default"]).chunks
+    assert any(h.kind == "fact" and "48,000" in h.text for h in facts)
+
+
+def test_reingesting_unchanged_sources_embeds_nothing(
+    engine: Engine, db_url: URL, tmp_path: Path
+) -> None:
+    embedder = CountingEmbedder()
+    kb = make_knowledge(engine, db_url, embedder)
+    write(tmp_path, "policies.csv", POLICIES)
+    write(tmp_path, "rules.txt", RULEBOOK)
+    first = kb.ingestor.ingest_paths([tmp_path], ROWS)
+    assert first.count("new") == 2 and first.failed == []
+    embedded = embedder.embedded
+    again = kb.ingestor.ingest_paths([tmp_path], ROWS)
+    assert again.count("unchanged") == 2
+    assert embedder.embedded == embedded
+
+
+def test_a_changed_row_replaces_only_its_chunks(
+    engine: Engine, db_url: URL, tmp_path: Path
+) -> None:
+    embedder = CountingEmbedder()
+    kb = make_knowledge(engine, db_url, embedder)
+    path = write(tmp_path, "policies.csv", POLICIES)
+    kb.ingestor.ingest_paths([path], IngestOptions(keys=("policy_number",)))
+    before = kb.chunks.count()
+    embedder.embedded = 0
+    write(tmp_path, "policies.csv", POLICIES.replace("Meera Iyer", "Meera Nair"))
+    report = kb.ingestor.ingest_paths([path], IngestOptions(keys=("policy_number",))).reports[0]
+    assert (report.status, report.added, report.removed) == ("changed", 1, 1)
+    assert embedder.embedded == 1
+    assert kb.chunks.count() == before
+    texts = [h.text for h in kb.retriever.retrieve("Meera", scopes=["default"]).chunks]
+    assert any("Meera Nair" in t for t in texts)
+    assert not any("Meera Iyer" in t for t in texts)
+
+
+def test_rows_and_files_that_disappear_are_removed_and_reported(
+    engine: Engine, db_url: URL, tmp_path: Path
+) -> None:
+    kb = make_knowledge(engine, db_url)
+    policies = write(tmp_path, "policies.csv", POLICIES)
+    rules = write(tmp_path, "rules.txt", RULEBOOK)
+    options = IngestOptions(keys=("policy_number",))
+    kb.ingestor.ingest_paths([tmp_path], options)
+    write(tmp_path, "policies.csv", "\n".join(POLICIES.splitlines()[:3]) + "\n")  # row 3 gone
+    report = next(
+        r for r in kb.ingestor.ingest_paths([policies], options).reports if r.status != "unchanged"
+    )
+    assert report.removed >= 1  # the row's chunk (and any fact that counted it)
+    texts = [
+        h.text for h in kb.retriever.retrieve("Meera Iyer 0000-0003", scopes=["default"]).chunks
+    ]
+    assert not any("0000-0003" in t for t in texts)
+    rules.unlink()
+    summary = kb.ingestor.ingest_paths([tmp_path], options)
+    removed = [r for r in summary.reports if r.status == "removed"]
+    assert [Path(r.uri).name for r in removed] == ["rules.txt"]
+    assert summary.failed == []
+    hits = kb.retriever.retrieve("pre-existing disease 36 months", scopes=["default"]).chunks
+    assert not any(h.title == "rules.txt" for h in hits)
+
+
+def test_retrieval_never_crosses_scopes(engine: Engine, db_url: URL, tmp_path: Path) -> None:
+    kb = make_knowledge(engine, db_url)
+    hr = write(tmp_path, "hr.txt", "LEAVE\n\n1.1 Annual leave\nStaff get 24 days of annual leave.")
+    sales = write(tmp_path, "sales.txt", "TARGETS\n\n1.1 Annual leave targets\nSales leave 24.")
+    kb.ingestor.ingest_paths([hr], IngestOptions(scope="hr"))
+    kb.ingestor.ingest_paths([sales], IngestOptions(scope="sales"))
+    hits = kb.retriever.retrieve("annual leave days", scopes=["hr"]).chunks
+    assert hits and all(h.metadata["scope"] == "hr" for h in hits)
+    assert kb.retriever.retrieve("annual leave days", scopes=["finance"]).chunks == []
+
+
+def test_glossary_faq_and_triples_are_stored_and_searchable(
+    engine: Engine, db_url: URL, tmp_path: Path
+) -> None:
+    kb = make_knowledge(engine, db_url)
+    write(
+        tmp_path,
+        "glossary.csv",
+        "term,expansion,definition\nPED,pre-existing disease,A prior condition\n",
+    )
+    write(
+        tmp_path,
+        "faq.csv",
+        'question,answer\nHow do I add my newborn?,"Send the birth certificate within 30 days."\n',
+    )
+    write(tmp_path, "graph.csv", "subject,relation,object\nPlan A,covers,road ambulance\n")
+    summary = kb.ingestor.ingest_paths([tmp_path], IngestOptions())
+    assert summary.failed == [] and summary.count("new") == 3
+    assert [(e.term, e.expansion) for e in kb.glossary(["default"])] == [
+        ("PED", "pre-existing disease")
+    ]
+    faq = kb.retriever.retrieve("add newborn baby", scopes=["default"]).chunks
+    assert faq[0].kind == "faq"
+    assert faq[0].metadata["answer_sentences"] == ["Send the birth certificate within 30 days."]
+    facts = kb.facts_about(["plan a"], ["default"])
+    assert [(t.subject, t.relation, t.object) for t in facts] == [
+        ("Plan A", "covers", "road ambulance")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "options", "reason"),
+    [
+        ("broken.pdf", b"%PDF-1.4 this is not really a pdf", IngestOptions(), "pdf"),
+        (
+            "latin1.csv",
+            "id,name\n1,Jos\xe9\n".encode("latin-1"),
+            IngestOptions(keys=("id",)),
+            "utf",
+        ),
+        ("ragged.csv", b"id,name\n1,a\n2,b,c,d\n", IngestOptions(keys=("id",)), "line"),
+        ("empty.txt", b"", IngestOptions(), "empty"),
+        ("nokey.csv", b"id,name\n1,a\n", IngestOptions(keys=("policy",)), "policy"),
+    ],
+)
+def test_a_bad_source_is_reported_and_the_others_still_ingest(
+    engine: Engine,
+    db_url: URL,
+    tmp_path: Path,
+    name: str,
+    content: bytes,
+    options: IngestOptions,
+    reason: str,
+) -> None:
+    kb = make_knowledge(engine, db_url)
+    (tmp_path / name).write_bytes(content)
+    write(tmp_path, "good.txt", RULEBOOK)
+    summary = kb.ingestor.ingest_paths([tmp_path / name, tmp_path / "good.txt"], options)
+    assert [Path(r.uri).name for r in summary.failed] == [name]
+    assert reason in summary.failed[0].error.lower()
+    assert summary.count("new") == 1
+
+
+def test_a_source_that_turns_bad_keeps_its_last_good_chunks(
+    engine: Engine, db_url: URL, tmp_path: Path
+) -> None:
+    kb = make_knowledge(engine, db_url)
+    path = write(tmp_path, "policies.csv", POLICIES)
+    kb.ingestor.ingest_paths([path], ROWS)
+    path.write_bytes(b"policy_number,holder\n1,a,b,c\n")  # now ragged
+    summary = kb.ingestor.ingest_paths([path], ROWS)
+    assert len(summary.failed) == 1
+    texts = [h.text for h in kb.retriever.retrieve("Vikram Shah", scopes=["default"]).chunks]
+    assert any("Vikram Shah" in t for t in texts)
+
+
+def test_an_interrupted_ingest_leaves_whole_sources_and_the_next_run_finishes(
+    engine: Engine, db_url: URL, tmp_path: Path
+) -> None:
+    write(tmp_path, "a_rules.txt", RULEBOOK)
+    write(tmp_path, "b_policies.csv", POLICIES)
+    kb = make_knowledge(engine, db_url, CountingEmbedder(fail_after=4))
+    with pytest.raises(KeyboardInterrupt):
+        kb.ingestor.ingest_paths([tmp_path], ROWS)
+    partial = kb.chunks.count()
+    titles = {h.title for h in kb.retriever.retrieve("policy claims", scopes=["default"]).chunks}
+    assert "table b_policies" not in titles  # the interrupted source left nothing behind
+
+    resumed = make_knowledge(engine, db_url)
+    summary = resumed.ingestor.ingest_paths([tmp_path], ROWS)
+    assert summary.failed == []
+    assert resumed.chunks.count() > partial
+
+
+def test_ingest_kind_can_be_forced(engine: Engine, db_url: URL, tmp_path: Path) -> None:
+    kb = make_knowledge(engine, db_url)
+    path = write(tmp_path, "terms.csv", "TPA,third party administrator\nNCB,no claim bonus\n")
+    summary = kb.ingestor.ingest_paths([path], IngestOptions(kind=SourceKind.GLOSSARY))
+    assert summary.failed == []
+    terms = {e.term: e.expansion for e in kb.glossary(["default"])}
+    assert terms == {"TPA": "third party administrator", "NCB": "no claim bonus"}
