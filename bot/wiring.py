@@ -7,11 +7,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from bot.backends import build_chat_model, build_embedder
+from bot.conversation.pipeline import Pipeline, PipelineConfig
 from bot.db import migrate
-from bot.db.engine import Database, open_database
+from bot.db.engine import Database, create_async_engine, open_database
 from bot.settings import Settings
+from bot.store.answers import AnswerStore
+from bot.store.channels import ChannelStore
 from bot.store.events import EventClaims
+from bot.store.feedback import FeedbackStore
 from bot.store.threads import ThreadStore
+from knowledge.llm import ChatModel, LLMParaphraser
+from knowledge.service import Knowledge, open_knowledge
 
 log = logging.getLogger(__name__)
 
@@ -22,6 +29,44 @@ class Services:
     db: Database
     threads: ThreadStore
     events: EventClaims
+    answers: AnswerStore
+    feedback: FeedbackStore
+    channels: ChannelStore
+    _knowledge: Knowledge | None = None
+    _chat_model: ChatModel | None = None
+    _pipeline: Pipeline | None = None
+
+    @property
+    def pipeline(self) -> Pipeline:
+        if self._pipeline is None:
+            self._pipeline = Pipeline(
+                claims=self.events,
+                history=self.threads,
+                answers=self.answers,
+                knowledge=self.knowledge,
+                model=self.chat_model,
+                config=PipelineConfig(judge=self.settings.judge_enabled),
+            )
+        return self._pipeline
+
+    @property
+    def chat_model(self) -> ChatModel | None:
+        if self._chat_model is None:
+            self._chat_model = build_chat_model(self.settings)
+        return self._chat_model
+
+    @property
+    def knowledge(self) -> Knowledge:
+        """Built on first use: it checks the index's embedding model against the settings."""
+        if self._knowledge is None:
+            model = self.chat_model
+            self._knowledge = open_knowledge(
+                self.db.engine,
+                create_async_engine(self.db.url),
+                build_embedder(self.settings),
+                paraphraser=LLMParaphraser(model) if model is not None else None,
+            )
+        return self._knowledge
 
 
 @contextmanager
@@ -38,6 +83,9 @@ def open_services(settings: Settings, *, apply_migrations: bool = True) -> Itera
             db=db,
             threads=ThreadStore(db.engine),
             events=EventClaims(db.engine),
+            answers=AnswerStore(db.engine),
+            feedback=FeedbackStore(db.engine),
+            channels=ChannelStore(db.engine),
         )
     finally:
         db.close()

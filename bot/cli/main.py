@@ -12,9 +12,13 @@ import typer
 from rich.console import Console
 
 from bot.cli import db as db_commands
+from bot.cli import evaluate as eval_commands
+from bot.cli.ask import ask, chat
+from bot.cli.ingest import ingest
 from bot.cli.state import CliState
 from bot.errors import KnowbotError
 from bot.settings import Settings
+from knowledge.errors import KnowledgeError
 
 app = typer.Typer(
     name="knowbot",
@@ -24,6 +28,10 @@ app = typer.Typer(
     add_completion=False,
 )
 app.add_typer(db_commands.app, name="db")
+app.command("ingest")(ingest)
+app.command("ask")(ask)
+app.command("chat")(chat)
+app.add_typer(eval_commands.app, name="eval")
 
 err = Console(stderr=True)
 
@@ -52,7 +60,7 @@ def run() -> None:
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
-    except KnowbotError as exc:
+    except (KnowbotError, KnowledgeError) as exc:
         if debug:
             traceback.print_exc()
         err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)

@@ -136,6 +136,7 @@ class Answer:
     model: str  # "gpt-4o-mini" or "extractive"
     timings_ms: dict[str, float]
     notice: str = ""  # e.g. "Quoted passages (no language model configured)."
+    choices: dict[str, str] = field(default_factory=dict)  # e.g. which prompt version served
 
     @property
     def was_rewritten(self) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql as pg
 
 metadata = sa.MetaData()
 
@@ -51,4 +52,78 @@ processed_events = sa.Table(
     sa.Column("event_id", sa.Text, nullable=False),
     _timestamp("claimed_at"),
     sa.UniqueConstraint("platform", "event_id", name="uq_processed_events"),
+)
+
+
+def _json(name: str) -> sa.Column[object]:
+    return sa.Column(name, pg.JSONB, nullable=False)
+
+
+answers = sa.Table(
+    "answers",
+    metadata,
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column("thread_id", sa.BigInteger, sa.ForeignKey("threads.id", ondelete="SET NULL")),
+    sa.Column("platform", sa.Text, nullable=False),
+    sa.Column("event_id", sa.Text, nullable=False),
+    sa.Column("user_id", sa.Text, nullable=False),
+    sa.Column("question", sa.Text, nullable=False),
+    sa.Column("rewritten_question", sa.Text, nullable=False),
+    _json("expansions"),
+    sa.Column("intent", sa.Text, nullable=False),
+    sa.Column("prompt", sa.Text, nullable=False),
+    sa.Column("model", sa.Text, nullable=False),
+    _json("bullets"),
+    _json("sources"),
+    _json("retrieved"),
+    _json("scores"),
+    sa.Column("confidence", sa.Text, nullable=False),
+    sa.Column("notice", sa.Text, nullable=False),
+    _json("timings_ms"),
+    _json("choices"),
+    _timestamp("created_at"),
+    sa.Index("ix_answers_created_at", "created_at"),
+)
+
+answer_deliveries = sa.Table(
+    "answer_deliveries",
+    metadata,
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column(
+        "answer_id", sa.BigInteger, sa.ForeignKey("answers.id", ondelete="CASCADE"), nullable=False
+    ),
+    sa.Column("platform", sa.Text, nullable=False),
+    sa.Column("channel", sa.Text, nullable=False),
+    sa.Column("message_id", sa.Text, nullable=False),
+    _timestamp("created_at"),
+    sa.UniqueConstraint("platform", "channel", "message_id", name="uq_answer_deliveries"),
+)
+
+feedback = sa.Table(
+    "feedback",
+    metadata,
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column(
+        "answer_id", sa.BigInteger, sa.ForeignKey("answers.id", ondelete="CASCADE"), nullable=False
+    ),
+    sa.Column("platform", sa.Text, nullable=False),
+    sa.Column("user_id", sa.Text, nullable=False),
+    sa.Column("signal", sa.Text, nullable=False),
+    sa.Column("rating", sa.SmallInteger, nullable=False),
+    sa.Column("reason", sa.Text),
+    _timestamp("created_at"),
+    _timestamp("updated_at"),
+    sa.UniqueConstraint("answer_id", "platform", "user_id", name="uq_feedback_user"),
+    sa.CheckConstraint("rating IN (-1, 1)", name="ck_feedback_rating"),
+    sa.Index("ix_feedback_updated_at", "updated_at"),
+)
+
+channel_settings = sa.Table(
+    "channel_settings",
+    metadata,
+    sa.Column("platform", sa.Text, primary_key=True),
+    sa.Column("channel", sa.Text, primary_key=True),
+    sa.Column("scopes", pg.ARRAY(sa.Text), nullable=False),
+    sa.Column("require_mention", sa.Boolean, nullable=False, server_default=sa.false()),
+    _timestamp("updated_at"),
 )

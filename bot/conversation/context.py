@@ -1,0 +1,110 @@
+"""Turning retrieved chunks, glossary definitions and graph facts into numbered sources,
+and fencing them for the prompt so that text inside documents stays data."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.conversation.text import content_words
+from bot.conversation.types import Source
+from knowledge.documents import GlossaryEntry, Triple
+from knowledge.retrieval import Retrieved
+
+MIN_DENSE_SIMILARITY = 0.35  # below this, a dense-only hit is not about the question
+MIN_SHARED_WORDS = 0.5  # or: at least half the question's content words appear in it
+
+
+def relevant(chunks: Sequence[Retrieved], question: str) -> list[Retrieved]:
+    """Drop chunks that match neither by meaning nor by words: no context beats bad context."""
+    asked = set(content_words(question))
+    kept = []
+    for chunk in chunks:
+        similar = (chunk.dense_similarity or 0.0) >= MIN_DENSE_SIMILARITY
+        shared = asked & set(content_words(chunk.text + " " + chunk.title))
+        overlapping = bool(asked) and len(shared) / len(asked) >= MIN_SHARED_WORDS
+        if similar or overlapping:
+            kept.append(chunk)
+    return kept
+
+
+def chunk_text(chunk: Retrieved) -> str:
+    """What the model and the user see for a chunk; FAQ chunks show their answer's key part."""
+    if chunk.kind == "faq":
+        question = chunk.metadata.get("question") or chunk.text
+        answer = " ".join(chunk.metadata.get("answer_sentences") or []) or chunk.metadata.get(
+            "answer", ""
+        )
+        return f"Q: {question}\nA: {answer}"
+    return chunk.text
+
+
+def number_sources(
+    chunks: Sequence[Retrieved],
+    definitions: Sequence[GlossaryEntry],
+    facts: Sequence[Triple],
+    *,
+    facts_format: str = "triples",
+) -> list[Source]:
+    sources = [
+        Source(
+            number=i,
+            chunk_id=c.node_id,
+            kind=c.kind,
+            title=c.title,
+            location=c.location,
+            text=chunk_text(c),
+            score=round(c.score, 5),
+        )
+        for i, c in enumerate(chunks, start=1)
+    ]
+    for entry in definitions:
+        text = f"{entry.term}: {entry.expansion}" + (
+            f". {entry.definition}" if entry.definition else ""
+        )
+        sources.append(
+            Source(
+                len(sources) + 1,
+                f"glossary:{entry.term}",
+                "definition",
+                "Glossary",
+                entry.term,
+                text,
+            )
+        )
+    if facts:
+        sources.append(
+            Source(
+                len(sources) + 1,
+                "graph:" + "|".join(sorted({t.subject for t in facts})),
+                "graph",
+                "Knowledge graph",
+                ", ".join(sorted({t.subject for t in facts}))[:120],
+                render_facts(facts, facts_format),
+            )
+        )
+    return sources
+
+
+def render_facts(facts: Sequence[Triple], style: str) -> str:
+    """Graph facts as triples, sentences or a short description (which works best is learnt)."""
+    if style == "sentences":
+        return " ".join(f"{t.subject} {t.relation} {t.object}." for t in facts)
+    if style == "description":
+        by_subject: dict[str, list[str]] = {}
+        for t in facts:
+            by_subject.setdefault(t.subject, []).append(f"{t.relation} {t.object}")
+        return " ".join(f"{s}: {'; '.join(v)}." for s, v in by_subject.items())
+    return "\n".join(f"({t.subject}, {t.relation}, {t.object})" for t in facts)
+
+
+def fence(sources: Sequence[Source]) -> str:
+    """Numbered blocks inside <context>; fence-like text inside documents is neutralised."""
+    blocks = []
+    for s in sources:
+        header = f"[{s.number}] {s.title}" + (f" — {s.location}" if s.location else "")
+        blocks.append(f"{header}\n{_defang(s.text)}")
+    return "<context>\n" + "\n\n".join(blocks) + "\n</context>"
+
+
+def _defang(text: str) -> str:
+    return text.replace("<context>", "‹context›").replace("</context>", "‹/context›")

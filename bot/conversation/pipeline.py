@@ -1,0 +1,283 @@
+"""The answer pipeline: a Turn goes in, an Answer (stored, with everything that produced it)
+comes out. Platform-neutral: adapters translate, this decides."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import prompts
+from bot.conversation.context import fence, number_sources, relevant
+from bot.conversation.generate import Generated, generate, prompt_name
+from bot.conversation.input import clean_question
+from bot.conversation.ports import AnswerSink, Claims, History, KnowledgePort, PromptChooser
+from bot.conversation.scoring import confidence_for, score_answer
+from bot.conversation.timing import StepTimer
+from bot.conversation.types import (
+    Answer,
+    Bullet,
+    CheckScores,
+    Confidence,
+    Expansion,
+    HistoryTurn,
+    Intent,
+    Source,
+    Turn,
+)
+from bot.conversation.understand import intent_of, rewrite
+from knowledge.documents import GlossaryEntry, Triple
+from knowledge.llm import ChatModel, LLMError
+from knowledge.retrieval import Budget
+from knowledge.store.triples import entity_key
+
+log = logging.getLogger(__name__)
+
+NOT_FOUND = "I could not find this in the knowledge base."
+EMPTY_QUESTION = "Please type a question, for example: what is the waiting period for cataract?"
+NO_SCORES = CheckScores(0, 0, 0, 0, 0, 0)
+
+DOCS = Budget(per_group={"documents": 6, "rows": 3, "faq": 2, "glossary": 1, "graph": 1}, total=8)
+DATA = Budget(per_group={"documents": 3, "rows": 8, "faq": 1, "glossary": 1, "graph": 1}, total=10)
+BUDGETS = {
+    Intent.RANK: DATA,
+    Intent.TREND: DATA,
+    Intent.COMPARE: DATA,
+    Intent.SUMMARISE: Budget(per_group={"documents": 8, "rows": 3, "faq": 1}, total=10),
+}
+
+
+@dataclass(frozen=True)
+class PipelineConfig:
+    history_turns: int = 8
+    history_chars: int = 6000  # about 1,500 tokens of earlier conversation
+    max_question_chars: int = 4000
+    judge: bool = False
+    facts_format: str = "triples"
+
+
+class Pipeline:
+    def __init__(
+        self,
+        *,
+        claims: Claims,
+        history: History,
+        answers: AnswerSink,
+        knowledge: KnowledgePort,
+        model: ChatModel | None,
+        chooser: PromptChooser | None = None,
+        config: PipelineConfig | None = None,
+    ) -> None:
+        self._claims = claims
+        self._history = history
+        self._answers = answers
+        self._knowledge = knowledge
+        self._model = model
+        self._chooser = chooser
+        self._config = config or PipelineConfig()
+
+    async def answer(self, turn: Turn) -> Answer | None:
+        """Answer a turn off the event loop (database, embedding and model calls block)."""
+        return await asyncio.to_thread(self.answer_now, turn)
+
+    def answer_now(self, turn: Turn) -> Answer | None:
+        """None when this event was already claimed (a redelivery): no work is done."""
+        timer = StepTimer()
+        with timer.step("claim"):
+            if not self._claims.claim(turn.thread.platform, turn.event_id):
+                return None
+        question, notice = clean_question(turn.text, self._config.max_question_chars)
+        if not question:
+            return self._store(turn, _reply(turn, question, EMPTY_QUESTION, timer), [])
+        with timer.step("history"):
+            history = self._bounded(
+                self._history.history(turn.thread, limit=self._config.history_turns)
+            )
+        answer, retrieved = self._answer(turn, question, history, timer)
+        if notice:
+            answer = replace(answer, notice=" ".join(filter(None, [notice, answer.notice])))
+        return self._store(turn, answer, retrieved)
+
+    def _answer(
+        self, turn: Turn, question: str, history: list[HistoryTurn], timer: StepTimer
+    ) -> tuple[Answer, list[dict[str, Any]]]:
+        scopes = turn.scopes
+        with timer.step("rewrite"):
+            glossary = self._knowledge.glossary(scopes)
+            standalone, expansions = rewrite(
+                question, history, glossary, self._knowledge.vocabulary(scopes), self._model
+            )
+        with timer.step("intent"):
+            intent = intent_of(standalone, self._model)
+        with timer.step("retrieve"):
+            result = self._knowledge.retrieve(
+                standalone, scopes=scopes, budget=BUDGETS.get(intent, DOCS)
+            )
+        for name, ms in result.timings_ms.items():
+            timer.add(f"retrieve.{name}", ms)
+        with timer.step("context"):
+            chunks = relevant(result.chunks, standalone)
+            definitions = _definitions(question, expansions, glossary)
+            facts = self._facts(standalone, scopes)
+            sources = number_sources(
+                chunks, definitions, facts, facts_format=self._config.facts_format
+            )
+        retrieved = [
+            {"chunk_id": c.node_id, "score": round(c.score, 5), "kind": c.kind, "text": c.text}
+            for c in result.chunks
+        ]
+        version = self._chooser.choose(prompt_name(intent), intent.value) if self._chooser else None
+        with timer.step("generate"):
+            generated = (
+                generate(
+                    question=standalone,
+                    intent=intent,
+                    sources=sources,
+                    model=self._model,
+                    version=version,
+                )
+                if chunks or facts
+                else None
+            )
+        return self._finish(
+            turn, question, standalone, expansions, intent, sources, generated, timer
+        ), retrieved
+
+    def _finish(
+        self,
+        turn: Turn,
+        question: str,
+        standalone: str,
+        expansions: tuple[Expansion, ...],
+        intent: Intent,
+        sources: list[Source],
+        generated: Generated | None,
+        timer: StepTimer,
+    ) -> Answer:
+        base = dict(
+            id=0,
+            thread=turn.thread,
+            question=question,
+            rewritten_question=standalone,
+            expansions=expansions,
+            intent=intent,
+            choices={"prompt": generated.prompt} if generated else {},
+        )
+        if generated is None or generated.not_found:
+            return Answer(
+                **base,  # type: ignore[arg-type]
+                bullets=(Bullet(NOT_FOUND),),
+                sources=(),
+                confidence=Confidence.LOW,
+                scores=NO_SCORES,
+                prompt=generated.prompt if generated else prompts.load(prompt_name(intent)).label,
+                model=generated.model if generated else "none",
+                timings_ms=timer.finish(),
+                notice=generated.notice if generated else "",
+            )
+        with timer.step("score"):
+            scores = score_answer(
+                question=standalone,
+                bullets=generated.bullets,
+                sources=sources,
+                instructions=generated.instructions,
+                known_terms=[e.replacement for e in expansions],
+            )
+            confidence = confidence_for(scores, has_context=bool(sources))
+            if generated.failed:
+                confidence = Confidence.LOW
+            elif self._config.judge and self._model is not None:
+                confidence = self._judged(standalone, generated.bullets, sources, confidence)
+        cited = sorted({n for b in generated.bullets for n in b.source_numbers})
+        return Answer(
+            **base,  # type: ignore[arg-type]
+            bullets=tuple(generated.bullets),
+            sources=tuple(s for s in sources if s.number in cited) or tuple(sources),
+            confidence=confidence,
+            scores=scores,
+            prompt=generated.prompt,
+            model=generated.model,
+            timings_ms=timer.finish(),
+            notice=generated.notice,
+        )
+
+    def _judged(
+        self, question: str, bullets: Sequence[Bullet], sources: Sequence[Source], level: Confidence
+    ) -> Confidence:
+        """A second model grades groundedness 1-5; it may lower the confidence, never raise it."""
+        assert self._model is not None
+        prompt = prompts.load("judge")
+        system, user = prompt.render(
+            context=fence(sources),
+            question=question,
+            answer="\n".join(f"- {b.render()}" for b in bullets),
+        )
+        try:
+            grade = re.search(r"[1-5]", self._model.complete(system, user, max_tokens=5))
+        except LLMError:
+            return level
+        if grade is None:
+            return level
+        ceiling = {1: Confidence.LOW, 2: Confidence.LOW, 3: Confidence.MEDIUM}.get(
+            int(grade.group()), Confidence.HIGH
+        )
+        order = [Confidence.LOW, Confidence.MEDIUM, Confidence.HIGH]
+        return min(level, ceiling, key=order.index)
+
+    def _facts(self, question: str, scopes: Sequence[str]) -> list[Triple]:
+        names = self._knowledge.entity_names(scopes)
+        if not names:
+            return []
+        asked = f" {entity_key(question)} "
+        linked = [n for n in names if len(n) > 2 and f" {n} " in asked]
+        return self._knowledge.facts_about(linked, scopes, hops=1)[:12] if linked else []
+
+    def _bounded(self, history: list[HistoryTurn]) -> list[HistoryTurn]:
+        kept: list[HistoryTurn] = []
+        used = 0
+        for turn in reversed(history):
+            used += len(turn.text)
+            if used > self._config.history_chars:
+                break
+            kept.append(turn)
+        return list(reversed(kept))
+
+    def _store(self, turn: Turn, answer: Answer, retrieved: list[dict[str, Any]]) -> Answer:
+        timings = dict(answer.timings_ms)
+        answer_id = self._answers.save_turn(turn, answer, retrieved=retrieved)
+        return replace(answer, id=answer_id, timings_ms=timings)
+
+
+def _definitions(
+    question: str, expansions: Sequence[Expansion], glossary: Sequence[GlossaryEntry]
+) -> list[GlossaryEntry]:
+    """The preamble: definitions only for glossary terms the question used."""
+    used = {e.original.strip(".").lower() for e in expansions if e.kind == "acronym"}
+    words = {w.lower() for w in re.findall(r"[\w.]+", question)}
+    return [
+        g
+        for g in glossary
+        if g.definition and (g.term.strip(".").lower() in used or g.term.lower() in words)
+    ][:4]
+
+
+def _reply(turn: Turn, question: str, text: str, timer: StepTimer) -> Answer:
+    return Answer(
+        id=0,
+        thread=turn.thread,
+        question=question,
+        rewritten_question=question,
+        expansions=(),
+        intent=Intent.LOOKUP,
+        bullets=(Bullet(text),),
+        sources=(),
+        confidence=Confidence.LOW,
+        scores=NO_SCORES,
+        prompt="none",
+        model="none",
+        timings_ms=timer.finish(),
+    )
+

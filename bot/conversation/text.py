@@ -1,0 +1,425 @@
+"""Tokenisation shared by the rewrite, scoring and extractive steps.
+
+Everything here is pure and offline. NLTK data cannot be downloaded on this machine, so the
+sentence splitter and stopword list come from the copy that llama-index-core ships inside
+its wheel; there is no POS tagger, so entities are found with surface heuristics.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import nltk
+from nltk.stem import PorterStemmer
+from nltk.tokenize import NLTKWordTokenizer
+from nltk.tokenize.punkt import PunktTokenizer
+
+# Abbreviations common in policy and finance text that punkt would otherwise end a sentence on.
+_EXTRA_ABBREVIATIONS = {
+    "rs", "sec", "cl", "no", "nos", "e.g", "i.e", "viz", "approx", "incl", "max", "min",
+    "p", "pp", "para", "art", "fig", "vs", "cf", "govt", "dept", "est", "yr", "yrs", "mo",
+}  # fmt: skip
+
+# Blocks end at blank lines and where a new list item starts; inside a block, line breaks
+# are only PDF wrapping.
+_BLOCK_BREAK = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*•▪◦]|\d+(?:\.\d+)*[.)]|\(?[a-z]\))\s)")
+_AFTER_ID = re.compile(r"(?<=\s[A-Z]\.)\s+(?=[A-Z])")
+_BULLET_MARK = re.compile(r"^[-*•▪◦]\s+")
+_WORDLIKE = re.compile(r"[^\W_]", re.UNICODE)
+
+
+@cache
+def _nltk_data_dir() -> str:
+    """The NLTK data directory bundled with llama-index-core, registered once."""
+    spec = importlib.util.find_spec("llama_index.core")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError(
+            "llama-index-core is not installed, so the bundled NLTK data (punkt_tab, "
+            "stopwords) is missing; install the project's dependencies."
+        )
+    path = str(Path(next(iter(spec.submodule_search_locations))) / "_static" / "nltk_cache")
+    if path not in nltk.data.path:
+        nltk.data.path.insert(0, path)
+    return path
+
+
+@cache
+def _sentence_splitter() -> PunktTokenizer:
+    _nltk_data_dir()
+    splitter = PunktTokenizer("english")
+    # Punkt has no public way to add abbreviations to a trained model.
+    splitter._params.abbrev_types.update(_EXTRA_ABBREVIATIONS)
+    return splitter
+
+
+@cache
+def _word_tokenizer() -> NLTKWordTokenizer:
+    return NLTKWordTokenizer()
+
+
+@cache
+def stopwords() -> frozenset[str]:
+    """NLTK's English stopword list (read once from the bundled data)."""
+    _nltk_data_dir()
+    from nltk.corpus import stopwords as corpus
+
+    return frozenset(corpus.words("english"))
+
+
+_stemmer = PorterStemmer()
+
+
+def sentences(text: str) -> list[str]:
+    """Split into sentences; list items, headings and paragraphs never run into each other.
+
+    Punkt reads "Plan A." as an initial and would glue the next sentence on, so a single
+    capital letter after a space also ends a sentence when a capital follows.
+    """
+    splitter = _sentence_splitter()
+    out: list[str] = []
+    for block in _blocks(text):
+        flat = _BULLET_MARK.sub("", " ".join(block.split()))
+        for sentence in splitter.tokenize(flat):
+            out.extend(p.strip() for p in _AFTER_ID.split(sentence) if p.strip())
+    return out
+
+
+def _blocks(text: str) -> list[str]:
+    """Paragraphs and list items; a short line without end punctuation is a heading."""
+    blocks: list[str] = []
+    for chunk in _BLOCK_BREAK.split(text):
+        lines = chunk.split("\n")
+        current: list[str] = []
+        for line, following in zip(lines, [*lines[1:], ""], strict=True):
+            current.append(line)
+            if _is_heading(line, following):
+                blocks.append(" ".join(current))
+                current = []
+        blocks.append(" ".join(current))
+    return [b for b in blocks if b.strip()]
+
+
+def _is_heading(line: str, following: str) -> bool:
+    stripped = line.strip()
+    return (
+        0 < len(stripped.split()) <= 6
+        and not re.search(r"[.,;:!?]$", stripped)
+        and following.strip()[:1].isupper()
+    )
+
+
+def words(text: str) -> list[str]:
+    """Word and number tokens in their original case, punctuation and clitics dropped."""
+    text = text.replace("’", "'")
+    tokens = _word_tokenizer().tokenize(text)
+    return [t for t in tokens if _WORDLIKE.search(t) and t[0] != "'" and t.lower() != "n't"]
+
+
+@cache
+def normalise_word(word: str) -> str:
+    """Lowercase, British to American '-ise' spelling, then a Porter stem.
+
+    The spelling step comes first because Porter stems "hospitalisation" and
+    "hospitalization" differently, and both spellings turn up in the same corpus.
+    """
+    w = word.lower().replace("'", "")
+    if len(w) > 5:
+        w = re.sub(r"is(ation|ations|e|ed|es|ing)$", r"iz\1", w)
+    return _stemmer.stem(w)
+
+
+def content_words(text: str) -> list[str]:
+    """Normalised words that carry meaning: no stopwords, punctuation or bare numbers."""
+    stop = stopwords()
+    out: list[str] = []
+    for token in words(text):
+        for part in token.lower().split("-"):  # "pre-existing" also meets "existing"
+            if len(part) > 1 and part not in stop and any(c.isalpha() for c in part):
+                out.append(normalise_word(part))
+    return out
+
+
+# ---- numbers -------------------------------------------------------------------------------
+
+_SCALES = {
+    "thousand": 1e3, "thousands": 1e3, "k": 1e3,
+    "lakh": 1e5, "lakhs": 1e5, "lac": 1e5, "lacs": 1e5,
+    "million": 1e6, "millions": 1e6, "mn": 1e6,
+    "crore": 1e7, "crores": 1e7, "cr": 1e7,
+    "billion": 1e9, "billions": 1e9, "bn": 1e9,
+    "trillion": 1e12,
+}  # fmt: skip
+
+# Removed before scanning (replaced by spaces so offsets stay true): citation markers,
+# the day and month of dates (the year stays: "30/9/2019" still says 2019), times, dotted
+# ids with two or more dots, and numbers naming a place in a document ("section 3.1").
+_NOT_QUANTITIES = re.compile(
+    r"\[\^?\d+(?:\s*[-–,;]\s*\d+)*\]"
+    r"|\b\d{1,2}[/.-]\d{1,2}[/.-](?=\d{2,4}\b)|(?<=\b\d{4})-\d{1,2}-\d{1,2}\b"
+    r"|\b\d{1,2}:\d{2}(?::\d{2})?\b"
+    r"|\b\d+(?:\.\d+){2,}\b"
+    r"|\b(?:sections?|sec|clauses?|cl|articles?|art|chapters?|ch|paras?|paragraphs?|rules?"
+    r"|pages?|pp?|items?|tables?|fig|figures?|annexures?|schedules?|appendix|no|nos)"
+    r"\.?\s*\d+(?:\.\d+)*[a-z]?\b",
+    re.IGNORECASE,
+)
+# A list number or section id at the start of a line: "1. Submit", "2) Wait", "3.1 Room rent".
+_LINE_NUMBERING = re.compile(
+    r"(?m)^[ \t]*(?:[-*•][ \t]*)?(?:\d+[.)]|\d+(?:\.\d+)+\.?(?=[ \t]+[A-Z]))(?=[ \t])"
+)
+
+_NUMBER = re.compile(
+    r"(?P<open>\(\s*)?"
+    r"(?P<sign1>[-−–+](?=[ \t]?(?:rs\.?|inr|usd|[$€£₹])?[ \t]?\d))?"
+    r"(?P<cur>(?:\b(?:rs\.?|inr|usd|eur|gbp)|[$€£₹])[ \t]?)?"
+    r"(?P<sign2>[-−+])?"
+    r"(?P<num>\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d+)?|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+    r"|\.\d+)"
+    r"(?P<ord>st|nd|rd|th)?"
+    r"(?P<scale>[ \t]?(?:thousands?|lakhs?|lacs?|millions?|crores?|billions?|trillion|mn|bn"
+    r"|cr|k)\b)?"
+    r"(?P<pct>[ \t]?(?:%|per ?cent\b|percent\b))?"
+    r"(?P<close>[ \t]*\)(?P<pct_after>%)?)?",
+    re.IGNORECASE,
+)
+_SPELLED = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+    "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "twice": 2, "half": 0.5,
+    "single": 1, "double": 2,
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class NumberMention:
+    """One quantity in a text, with where it sits so callers can look at nearby words."""
+
+    value: float  # signed and scaled: "Rs 2 lakh" -> 200000.0, "(3.1)" -> -3.1
+    raw: float  # signed, unscaled: "2 lakh" -> 2.0
+    decimals: int  # digits written after the point: rounding tolerance for comparisons
+    percent: bool
+    explicit_sign: str  # "-", "+" or "" as written (parentheses count as "-")
+    start: int
+    end: int
+
+
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group(0))
+
+
+def number_mentions(text: str) -> list[NumberMention]:
+    """Find quantities, skipping citation markers, dates, section ids and list numbering.
+
+    A number glued to letters ("COVID-19", "H1N1", "Form16") is part of a name, not a
+    quantity. A bare integer in parentheses is an enumeration ("(3)") or a year ("(2019)"),
+    so only a parenthesised amount with a decimal point, thousands separator, currency or
+    percent sign is read as an accounting negative.
+    """
+    scrubbed = _LINE_NUMBERING.sub(_blank, _NOT_QUANTITIES.sub(_blank, text))
+    out: list[NumberMention] = []
+    for m in _NUMBER.finditer(scrubbed):
+        mention = _mention(scrubbed, m)
+        if mention is not None:
+            out.append(mention)
+    return out
+
+
+def _mention(text: str, m: re.Match[str]) -> NumberMention | None:
+    if _glued_to_word(text, m):
+        return None  # part of a name: "COVID-19", "H1N1"
+    after = text[m.end("num") : m.end("num") + 1]
+    if after.isalpha() and not (m.group("ord") or m.group("scale")):
+        return None  # "36months", "10x", "Form16b"
+    number = m.group("num")
+    raw = float(number.replace(",", ""))
+    sign = _sign(text, m)
+    if sign is None:
+        return None
+    scale = _SCALES.get((m.group("scale") or "").strip().lower(), 1.0)
+    signed = -raw if sign == "-" else raw
+    return NumberMention(
+        value=signed * scale,
+        raw=signed,
+        decimals=len(number.split(".", 1)[1]) if "." in number else 0,
+        percent=bool(m.group("pct") or m.group("pct_after")),
+        explicit_sign=sign,
+        start=m.start(),
+        end=m.end(),
+    )
+
+
+def _glued_to_word(text: str, m: re.Match[str]) -> bool:
+    """A letter right before the number (or before its sign) makes it part of a name; a
+    currency symbol may follow letters ("US$5")."""
+    if m.group("cur"):
+        return False
+    first = m.start("sign1") if m.group("sign1") else m.start("num")
+    before = text[first - 1 : first] if first else ""
+    return before.isalpha() or before == "_"
+
+
+def _sign(text: str, m: re.Match[str]) -> str | None:
+    """'-', '+' or '' as written; None for an enumeration like '(3)'."""
+    number = m.group("num")
+    sign = m.group("sign1") or m.group("sign2") or ""
+    if sign in ("−", "–"):
+        sign = "-"
+    if sign == "-" and _is_range_dash(text, m):
+        sign = ""
+    if not (m.group("open") and m.group("close")):
+        return sign
+    if "," in number or "." in number or m.group("cur") or m.group("pct") or m.group("pct_after"):
+        return "-"  # accounting negative: "(3.1)", "(1,200)", "($5)", "(66)%"
+    return sign if float(number) >= 100 else None
+
+
+def _is_range_dash(text: str, m: re.Match[str]) -> bool:
+    """'10-20' and '10 – 20' are ranges, not a negative twenty."""
+    head = text[: m.start()].rstrip("( ")
+    return bool(head) and (head[-1].isdigit() or head[-1] == "%")
+
+
+def numbers(text: str) -> list[float]:
+    """The signed, scaled values of the quantities in `text` (see `number_mentions`)."""
+    return [n.value for n in number_mentions(text)]
+
+
+def spelled_numbers(text: str) -> set[float]:
+    """Numbers written as words ("thirty days", "twice"), for lenient context matching."""
+    return {float(_SPELLED[w]) for w in re.findall(r"[a-z]+", text.lower()) if w in _SPELLED}
+
+
+# ---- entities ------------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9&]*(?:[.'’-][A-Za-z0-9&]+)*\.?|[^\sA-Za-z0-9]")
+_ACRONYM = re.compile(r"^(?:[A-Z][A-Z0-9&]+s?|(?:[A-Z]\.){2,}[A-Z]?\.?)$")
+_ID = re.compile(r"^(?:[A-Z]|\d+[A-Za-z]?|[IVX]+)$")
+_CONNECTORS = {"of", "&"}
+_CURRENCIES = {"rs", "inr", "usd", "eur", "gbp"}
+# "plan b", "vitamin d"; a lone "a" or "i" only where no word can follow it ("plan a?").
+_LOWER_ID = re.compile(
+    r"\b([a-z]{3,}) (?:[b-hj-z](?=[?.!,;:]?(?:\s|$))|[ai](?=[?.!,;:]?$|[?.!,;:]\s))"
+)
+
+
+def entities(text: str, known_terms: Iterable[str] = ()) -> list[str]:
+    """Named things in a text: known glossary terms, acronyms, and capitalised spans.
+
+    Without a tagger this is a surface guess: a run of capitalised words (optionally
+    joined by "of"/"&"), extended by a trailing id ("Plan B", "Form 16"); a capitalised
+    word that only opens a sentence is not counted. A lowercase "plan b" is also a name,
+    because a lone letter other than "a"/"i" is never a word of its own.
+    """
+    found: list[str] = []
+    low_text = text.lower()
+    for term in known_terms:
+        if term and _contains_phrase(low_text, term.lower()):
+            found.append(term)
+    for sentence in sentences(text):
+        found.extend(_sentence_entities(sentence))
+    found.extend(m.group(0) for m in _LOWER_ID.finditer(text) if m.group(1) not in stopwords())
+    return _unique(found)
+
+
+def _sentence_entities(sentence: str) -> list[str]:
+    raw_tokens = _TOKEN.findall(sentence)
+    possessive = [bool(re.search(r"['’]s$", t)) for t in raw_tokens]
+    tokens = [re.sub(r"['’]s$", "", t) for t in raw_tokens]
+    stop = stopwords()
+    alpha = [t for t in tokens if t[:1].isalpha()]
+    shouting = len(alpha) > 2 and sum(t.isupper() for t in alpha) > 0.6 * len(alpha)
+    if shouting:
+        return []  # an all-caps message has no case signal to read
+    spans: list[str] = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i] if _ACRONYM.match(tokens[i]) else tokens[i].rstrip(".")
+        if _ACRONYM.match(tok) and len(tok.strip(".")) > 1:
+            if tok.lower() not in stop:
+                spans.append(tok)
+            i += 1
+            continue
+        if tok[:1].isupper() and tok.lower() not in stop | _CURRENCIES and tok != "I":
+            j = _span_end(tokens, possessive, i)
+            if i > 0 or j - i > 1:
+                spans.append(" ".join(t.rstrip(".") for t in tokens[i:j]))
+            i = j
+            continue
+        i += 1
+    return spans
+
+
+def _span_end(tokens: list[str], possessive: list[bool], i: int) -> int:
+    """Where a capitalised span starting at `i` ends: more capitals, an id, or 'of' + capital."""
+    j = i + 1
+    while j < len(tokens) and not possessive[j - 1]:
+        nxt = tokens[j].rstrip(".")
+        after = tokens[j + 1] if j + 1 < len(tokens) else ""
+        if _continues_span(nxt, after):
+            j += 1
+        elif nxt.lower() in _CONNECTORS and after[:1].isupper():
+            j += 2
+        else:
+            break
+    return j
+
+
+def _continues_span(token: str, after: str) -> bool:
+    """Another capitalised word, or an id like 'A' / '16' (but not '15' of '15,000')."""
+    if token[:1].isupper() and token.lower() not in _CURRENCIES:
+        return True
+    is_amount = token[:1].isdigit() and after in (",", "%")
+    return bool(_ID.match(token)) and token != "I" and not is_amount
+
+
+def _contains_phrase(low_text: str, low_phrase: str) -> bool:
+    pattern = r"(?<![\w])" + r"[\s-]+".join(map(re.escape, low_phrase.split())) + r"(?![\w])"
+    return re.search(pattern, low_text) is not None
+
+
+def contains_phrase(text: str, phrase: str) -> bool:
+    """Whole-word, case-insensitive phrase match that treats spaces and hyphens alike."""
+    return bool(phrase.strip()) and _contains_phrase(text.lower(), phrase.lower())
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    seen: set[str] = set()
+    out: list[str] = []
+    for item in items:
+        key = " ".join(item.lower().split())
+        if key and key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out
+
+
+def readable(text: str) -> str:
+    """A row chunk (a JSON object) as 'key: value, ...'; any other text unchanged.
+
+    Rows are indexed as JSON so their keys stay searchable, but people and overlap
+    measures read "plan: A, premium: 12000" better than braces and quotes.
+    """
+    stripped = text.strip()
+    if not (stripped.startswith("{") and stripped.endswith("}")):
+        return text
+    try:
+        row = json.loads(stripped)
+    except ValueError:
+        return text
+    if not isinstance(row, dict):
+        return text
+    parts = []
+    for key, value in row.items():
+        if value is None or value == "":
+            continue
+        shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        parts.append(f"{str(key).replace('_', ' ')}: {shown}")
+    return ", ".join(parts)

@@ -1,0 +1,94 @@
+"""Ratings from every platform in one place: one current rating per user per answer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.engine import Engine
+
+from bot.db.tables import feedback
+
+
+@dataclass(frozen=True)
+class Rating:
+    answer_id: int
+    platform: str
+    user_id: str
+    signal: str  # the emoji, reaction type or button that carried it
+    rating: int  # +1 or -1
+    reason: str | None
+    updated_at: datetime
+
+
+class FeedbackStore:
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+
+    def rate(
+        self, *, answer_id: int, platform: str, user_id: str, signal: str, rating: int
+    ) -> None:
+        """Set this user's rating; a later reaction replaces the earlier one."""
+        if rating not in (-1, 1):
+            raise ValueError(f"rating must be +1 or -1, not {rating}")
+        stmt = insert(feedback).values(
+            answer_id=answer_id, platform=platform, user_id=user_id, signal=signal, rating=rating
+        )
+        stmt = stmt.on_conflict_do_update(
+            constraint="uq_feedback_user",
+            set_={
+                "signal": signal,
+                "rating": rating,
+                "updated_at": sa.func.now(),
+                # a new verdict's reason must be asked again; keep it when the sign holds
+                "reason": sa.case((feedback.c.rating == rating, feedback.c.reason), else_=None),
+            },
+        )
+        with self._engine.begin() as conn:
+            conn.execute(stmt)
+
+    def unrate(self, *, answer_id: int, platform: str, user_id: str, signal: str) -> bool:
+        """Remove the rating if this signal set it (removing another emoji changes nothing)."""
+        with self._engine.begin() as conn:
+            result = conn.execute(
+                sa.delete(feedback).where(
+                    feedback.c.answer_id == answer_id,
+                    feedback.c.platform == platform,
+                    feedback.c.user_id == user_id,
+                    feedback.c.signal == signal,
+                )
+            )
+            return bool(result.rowcount)
+
+    def set_reason(self, *, answer_id: int, platform: str, user_id: str, reason: str) -> bool:
+        with self._engine.begin() as conn:
+            result = conn.execute(
+                sa.update(feedback)
+                .where(
+                    feedback.c.answer_id == answer_id,
+                    feedback.c.platform == platform,
+                    feedback.c.user_id == user_id,
+                )
+                .values(reason=reason, updated_at=sa.func.now())
+            )
+            return bool(result.rowcount)
+
+    def for_answer(self, answer_id: int) -> list[Rating]:
+        with self._engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(feedback).where(feedback.c.answer_id == answer_id).order_by(feedback.c.id)
+            )
+            return [
+                Rating(
+                    answer_id=r.answer_id,
+                    platform=r.platform,
+                    user_id=r.user_id,
+                    signal=r.signal,
+                    rating=r.rating,
+                    reason=r.reason,
+                    updated_at=r.updated_at,
+                )
+                for r in rows
+            ]

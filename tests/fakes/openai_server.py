@@ -1,0 +1,95 @@
+"""A small OpenAI-compatible server on 127.0.0.1 for tests: the real `openai` client talks
+to it over HTTP. Replies are scripted by a function of the request's messages."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+Reply = Callable[[list[dict[str, str]]], "str | int"]  # text, or an HTTP status to fail with
+
+
+@dataclass
+class FakeOpenAI:
+    reply: Reply
+    delay_s: float = 0.0
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    base_url: str = ""
+
+    async def _chat(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        self.requests.append(body)
+        if self.delay_s:
+            await asyncio.sleep(self.delay_s)
+        outcome = self.reply(body["messages"])
+        if isinstance(outcome, int):
+            return web.json_response({"error": {"message": "scripted failure"}}, status=outcome)
+        return web.json_response(
+            {
+                "id": f"chatcmpl-{len(self.requests)}",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": body.get("model", "fake"),
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": outcome},
+                        "finish_reason": "stop",
+                    }
+                ],
+                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+            }
+        )
+
+    def system_prompts(self) -> list[str]:
+        return [m["content"] for r in self.requests for m in r["messages"] if m["role"] == "system"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def serve_app(app: web.Application) -> Iterator[str]:
+    """Run an aiohttp app on 127.0.0.1 in a background thread; yield its base URL."""
+    port = free_port()
+    loop = asyncio.new_event_loop()
+    runner = web.AppRunner(app)
+    ready = threading.Event()
+
+    def run() -> None:
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(runner.setup())
+        loop.run_until_complete(web.TCPSite(runner, "127.0.0.1", port).start())
+        ready.set()
+        loop.run_forever()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    ready.wait(10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+
+
+@contextmanager
+def fake_openai(reply: Reply, *, delay_s: float = 0.0) -> Iterator[FakeOpenAI]:
+    fake = FakeOpenAI(reply=reply, delay_s=delay_s)
+    app = web.Application()
+    app.router.add_post("/v1/chat/completions", fake._chat)
+    with serve_app(app) as url:
+        fake.base_url = f"{url}/v1"
+        yield fake

@@ -1,0 +1,106 @@
+"""The no-LLM answer: quoted passages that answer the question, each with its source."""
+
+from __future__ import annotations
+
+import json
+
+from bot.conversation.extractive import MAX_BULLET_CHARS, extractive_answer, trim
+from bot.conversation.scoring import score_answer
+from bot.conversation.types import Source
+
+
+def _rulebook(number: int, text: str) -> Source:
+    return Source(number, f"chunk-{number}", "rulebook", "family_plan.pdf", "p. 4", text)
+
+
+def _row(number: int, row: dict[str, object]) -> Source:
+    return Source(number, f"row-{number}", "row", "table plans", "", json.dumps(row))
+
+
+SOURCES = [
+    _rulebook(1, "4.2 Room rent\nRoom rent is limited to 1% of the sum insured per day for "
+                 "Plan A. ICU charges are limited to 2% of the sum insured per day. These "
+                 "limits do not apply to day care procedures."),
+    _rulebook(2, "Maternity expenses are covered after a waiting period of 24 months. The "
+                 "maternity benefit is capped at Rs 50,000 per delivery."),
+    _row(3, {"plan": "Plan A", "room_rent_limit_pct": 1, "icu_limit_pct": 2,
+             "annual_premium": 12000}),
+    _rulebook(4, "Room rent is limited to 1% of the sum insured per day for Plan A. This "
+                 "applies in every network hospital."),
+]  # fmt: skip
+
+
+def test_best_sentence_comes_first_with_its_source() -> None:
+    bullets = extractive_answer("What is the room rent limit for Plan A?", SOURCES)
+    assert bullets[0].text == ("Room rent is limited to 1% of the sum insured per day for Plan A.")
+    assert bullets[0].source_numbers == (1,)
+
+
+def test_near_duplicates_are_quoted_once() -> None:
+    bullets = extractive_answer("What is the room rent limit for Plan A?", SOURCES)
+    texts = [b.text for b in bullets]
+    assert sum(t.startswith("Room rent is limited to 1%") for t in texts) == 1
+
+
+def test_headings_are_not_answers() -> None:
+    bullets = extractive_answer("room rent", SOURCES)
+    assert all(b.text != "4.2 Room rent" for b in bullets)
+
+
+def test_rows_are_rendered_readably() -> None:
+    bullets = extractive_answer("What is the annual premium for Plan A?", SOURCES)
+    assert bullets[0].text == (
+        "plan: Plan A, room rent limit pct: 1, icu limit pct: 2, annual premium: 12000"
+    )
+    assert bullets[0].source_numbers == (3,)
+
+
+def test_how_long_prefers_the_sentence_with_the_number() -> None:
+    bullets = extractive_answer("How long do I wait for maternity cover?", SOURCES)
+    assert bullets[0].text == (
+        "Maternity expenses are covered after a waiting period of 24 months."
+    )
+
+
+def test_nothing_relevant_gives_no_bullets() -> None:
+    assert extractive_answer("Is dental treatment covered?", SOURCES) == []
+    assert extractive_answer("What is the room rent limit?", []) == []
+    assert extractive_answer("???", SOURCES) == []
+
+
+def test_max_bullets_is_respected() -> None:
+    assert len(extractive_answer("room rent ICU maternity premium", SOURCES, max_bullets=2)) == 2
+
+
+def test_long_sentence_is_trimmed_at_a_word() -> None:
+    long_text = (
+        "Cataract surgery is paid up to 25% of the sum insured or Rs 40,000 per eye, "
+        + "whichever is lower, " * 30
+        + "in one policy year."
+    )
+    bullets = extractive_answer("What is the cataract limit?", [_rulebook(1, long_text)])
+    assert len(bullets[0].text) <= MAX_BULLET_CHARS
+    assert bullets[0].text.endswith("…")
+    assert bullets[0].text.startswith("Cataract surgery is paid up to 25%")
+
+
+def test_wide_row_keeps_its_identity_and_the_asked_field() -> None:
+    row = {"policy_number": "0000-0042", "holder": "R. Mehta"}
+    row |= {f"rider_{i}_description": "optional cover add-on" for i in range(20)}
+    row["renewal_premium"] = 18500
+    bullets = extractive_answer("What is the renewal premium for policy 0000-0042?", [_row(1, row)])
+    assert bullets[0].text == ("policy number: 0000-0042, holder: R. Mehta, renewal premium: 18500")
+
+
+def test_trim_prefers_a_sentence_end() -> None:
+    text = "First sentence is here. " + "word " * 80
+    assert trim(text, 40) == "First sentence is here."
+
+
+def test_extractive_answers_score_well_on_their_own_sources() -> None:
+    question = "What is the room rent limit for Plan A?"
+    bullets = extractive_answer(question, SOURCES)
+    scores = score_answer(question=question, bullets=bullets, sources=SOURCES, instructions="")
+    assert scores.numbers == 1
+    assert scores.contextual_continuity == 1
+    assert scores.qa_continuity == 1
