@@ -13,6 +13,7 @@ from rich.console import Console
 
 from bot.cli import db as db_commands
 from bot.cli import evaluate as eval_commands
+from bot.cli import serve as serve_commands
 from bot.cli.ask import ask, chat
 from bot.cli.ingest import ingest
 from bot.cli.state import CliState
@@ -32,6 +33,7 @@ app.command("ingest")(ingest)
 app.command("ask")(ask)
 app.command("chat")(chat)
 app.add_typer(eval_commands.app, name="eval")
+app.add_typer(serve_commands.app, name="serve")
 
 err = Console(stderr=True)
 

@@ -280,4 +280,3 @@ def _reply(turn: Turn, question: str, text: str, timer: StepTimer) -> Answer:
         model="none",
         timings_ms=timer.finish(),
     )
-

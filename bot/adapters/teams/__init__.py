@@ -1,0 +1,1 @@
+"""Microsoft Teams adapter (botbuilder-core). Every botbuilder import stays in this folder."""

@@ -1,0 +1,124 @@
+"""`knowbot serve slack|teams|all`: run the bot (and, by default, the scheduler) in-process."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+import typer
+from aiohttp import web
+from rich.console import Console
+
+from bot.cli.state import state
+from bot.errors import KnowbotError
+from bot.server import build_web_app
+from bot.settings import Settings
+from bot.wiring import Services, open_services
+
+app = typer.Typer(help="Run the bot.", no_args_is_help=True)
+err = Console(stderr=True)
+log = logging.getLogger(__name__)
+
+Stop = Callable[[], Awaitable[None]]
+
+
+@app.command("slack")
+def serve_slack(
+    ctx: typer.Context,
+    socket: bool = typer.Option(False, "--socket", help="Socket Mode (SLACK_APP_TOKEN)."),
+    http: bool = typer.Option(False, "--http", help="Events API at POST /slack/events."),
+    port: int | None = typer.Option(None, "--port", help="HTTP port (default KNOWBOT_PORT)."),
+    scheduler: bool = typer.Option(True, "--scheduler/--no-scheduler", help="Run jobs here."),
+) -> None:
+    """Serve Slack over Socket Mode or the HTTP Events API."""
+    if socket == http:
+        raise KnowbotError("Choose one of --socket or --http.")
+    settings = state(ctx).settings
+    _require(settings, slack=True, socket=socket)
+    _run(settings, slack=True, teams=False, socket=socket, port=port, scheduler=scheduler)
+
+
+@app.command("teams")
+def serve_teams(
+    ctx: typer.Context,
+    port: int | None = typer.Option(None, "--port", help="HTTP port (default KNOWBOT_PORT)."),
+    scheduler: bool = typer.Option(True, "--scheduler/--no-scheduler", help="Run jobs here."),
+) -> None:
+    """Serve Microsoft Teams (Bot Framework) at POST /api/messages."""
+    _run(state(ctx).settings, slack=False, teams=True, socket=False, port=port, scheduler=scheduler)
+
+
+@app.command("all")
+def serve_all(
+    ctx: typer.Context,
+    port: int | None = typer.Option(None, "--port", help="HTTP port (default KNOWBOT_PORT)."),
+    scheduler: bool = typer.Option(True, "--scheduler/--no-scheduler", help="Run jobs here."),
+) -> None:
+    """Serve every configured platform in one process (Slack via Socket Mode when
+    SLACK_APP_TOKEN is set, else over HTTP; Teams when MICROSOFT_APP_ID is set, or for local
+    use with the Bot Framework Emulator when nothing else is configured)."""
+    settings = state(ctx).settings
+    slack = settings.slack_bot_token is not None
+    teams = settings.microsoft_app_id is not None or not slack
+    socket = slack and settings.slack_app_token is not None
+    if slack:
+        _require(settings, slack=True, socket=socket)
+    _run(settings, slack=slack, teams=teams, socket=socket, port=port, scheduler=scheduler)
+
+
+def _require(settings: Settings, *, slack: bool, socket: bool) -> None:
+    if slack and settings.slack_bot_token is None:
+        raise KnowbotError("SLACK_BOT_TOKEN is not set: create the Slack app (README) first.")
+    if socket and settings.slack_app_token is None:
+        raise KnowbotError("Socket Mode needs SLACK_APP_TOKEN (an xapp- token).")
+    if slack and not socket and settings.slack_signing_secret is None:
+        raise KnowbotError("The HTTP Events API needs SLACK_SIGNING_SECRET to verify requests.")
+
+
+def _run(
+    settings: Settings, *, slack: bool, teams: bool, socket: bool, port: int | None, scheduler: bool
+) -> None:
+    with open_services(settings) as services:
+        services.pipeline  # noqa: B018  # load models and check the index before accepting traffic
+        asyncio.run(
+            _serve(
+                services,
+                slack_http=slack and not socket,
+                slack_socket=slack and socket,
+                teams=teams,
+                port=port or settings.port,
+                scheduler=scheduler,
+            )
+        )
+
+
+async def _serve(
+    services: Services,
+    *,
+    slack_http: bool,
+    slack_socket: bool,
+    teams: bool,
+    port: int,
+    scheduler: bool,
+) -> None:
+    stops: list[Stop] = []
+    web_app = build_web_app(services, slack=slack_http, teams=teams)
+    runner = web.AppRunner(web_app)
+    await runner.setup()
+    await web.TCPSite(runner, "0.0.0.0", port).start()
+    stops.append(runner.cleanup)
+    err.print(f"knowbot listening on port {port} (GET /healthz)")
+    if slack_socket:
+        from bot.adapters.slack.socket import start_socket_mode
+
+        stops.append(await start_socket_mode(services))
+    if scheduler:
+        from bot.jobs.runtime import start_scheduler
+
+        stops.append(await start_scheduler(services))
+    try:
+        await asyncio.Event().wait()
+    finally:
+        for stop in reversed(stops):
+            await stop()

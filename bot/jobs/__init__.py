@@ -1,0 +1,1 @@
+"""Scheduled jobs (APScheduler): re-ingest, memory expiry, feedback digests."""
