@@ -58,13 +58,20 @@ class RetrievalResult:
 
 @dataclass(frozen=True)
 class FusionWeights:
-    """Reciprocal rank fusion: score = sum(weight / (k + rank)). Measured on BEIR sets
-    with `knowbot eval retrieval`; dense carries more weight because Postgres' ts_rank is a
-    weaker ranker than BM25."""
+    """How the dense and full-text lists are combined.
 
-    k: int = 60
+    "score" (default): cosine similarity plus `sparse` times the chunk's ts_rank divided by the
+    best ts_rank of this query; a chunk only one list found gets the other list's floor.
+    "rrf": reciprocal rank fusion, sum(weight / (k + rank)).
+    Measured with `knowbot eval retrieval` on BEIR sets (see the benchmarks README): Postgres'
+    ts_rank is a weaker ranker than BM25, and score fusion lets it break ties between close
+    dense candidates without pulling weak text matches above strong semantic ones.
+    """
+
+    method: str = "score"
+    sparse: float = 0.2
     dense: float = 1.0
-    sparse: float = 0.5
+    k: int = 60
 
 
 class Retriever:
@@ -112,21 +119,38 @@ class Retriever:
 
 
 def fuse(dense: list[ChunkHit], sparse: list[ChunkHit], weights: FusionWeights) -> list[Retrieved]:
-    """Reciprocal rank fusion of the two ranked lists."""
-    scores: dict[str, float] = {}
-    hits: dict[str, ChunkHit] = {}
-    ranks: dict[str, dict[str, int]] = {}
-    similarity = {hit.node_id: hit.score for hit in dense}
-    for name, weight, ranked in (
-        ("dense", weights.dense, dense),
-        ("sparse", weights.sparse, sparse),
-    ):
+    hits = {h.node_id: h for h in [*sparse, *dense]}
+    ranks: dict[str, dict[str, int]] = {n: {} for n in hits}
+    for name, ranked in (("dense", dense), ("sparse", sparse)):
         for rank, hit in enumerate(ranked, start=1):
-            scores[hit.node_id] = scores.get(hit.node_id, 0.0) + weight / (weights.k + rank)
-            hits.setdefault(hit.node_id, hit)
-            ranks.setdefault(hit.node_id, {})[name] = rank
-    ordered = sorted(scores, key=lambda node_id: scores[node_id], reverse=True)
+            ranks[hit.node_id][name] = rank
+    similarity = {h.node_id: h.score for h in dense}
+    if weights.method == "rrf":
+        scores = {
+            n: sum(
+                w / (weights.k + r[name])
+                for name, w in (("dense", weights.dense), ("sparse", weights.sparse))
+                if name in r
+            )
+            for n, r in ranks.items()
+        }
+    else:
+        scores = _score_fusion(dense, sparse, weights)
+    ordered = sorted(scores, key=lambda n: scores[n], reverse=True)
     return [_retrieved(hits[n], scores[n], ranks[n], similarity.get(n)) for n in ordered]
+
+
+def _score_fusion(
+    dense: list[ChunkHit], sparse: list[ChunkHit], weights: FusionWeights
+) -> dict[str, float]:
+    floor = min((h.score for h in dense), default=0.0)
+    best_text = max((h.score for h in sparse), default=0.0) or 1.0
+    similarity = {h.node_id: h.score for h in dense}
+    text_rank = {h.node_id: h.score / best_text for h in sparse}
+    return {
+        n: weights.dense * similarity.get(n, floor) + weights.sparse * text_rank.get(n, 0.0)
+        for n in similarity.keys() | text_rank.keys()
+    }
 
 
 def dedupe(chunks: list[Retrieved]) -> list[Retrieved]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import prompts
 from bot.conversation.citations import is_not_found, parse_bullets
@@ -70,6 +70,15 @@ def generate(
     return Generated(bullets, prompt.label, model.model_name, prompt.system)
 
 
+def without_heading(source: Source) -> Source:
+    """Rulebook chunks open with their heading path; quoted bullets read better without it."""
+    first, _, rest = source.text.partition("\n")
+    is_heading = rest and len(first) < 200 and not first.rstrip().endswith((".", ":", ";"))
+    if source.kind in ("rulebook", "table") and is_heading:
+        return replace(source, text=rest.strip())
+    return source
+
+
 def _extractive(
     question: str,
     sources: Sequence[Source],
@@ -79,7 +88,7 @@ def _extractive(
     *,
     failed: bool = False,
 ) -> Generated:
-    bullets = extractive_answer(question, sources)
+    bullets = extractive_answer(question, [without_heading(s) for s in sources])
     return Generated(
         bullets,
         label,
