@@ -80,12 +80,14 @@ class Retriever:
         chunks: ChunkStore,
         embedder: Embedder,
         *,
-        pool: int = 40,
+        dense_pool: int = 50,
+        sparse_pool: int = 100,
         weights: FusionWeights | None = None,
     ) -> None:
         self._chunks = chunks
         self._embedder = embedder
-        self._pool = pool
+        self._dense_pool = dense_pool
+        self._sparse_pool = sparse_pool
         self._weights = weights or FusionWeights()
 
     def retrieve(
@@ -108,11 +110,11 @@ class Retriever:
             vector = query_embedding or self._embedder.embed_query(query)
             timings["embed_query"] = _ms(started)
             started = time.perf_counter()
-            dense = self._chunks.dense(vector, scopes=scopes, limit=self._pool)
+            dense = self._chunks.dense(vector, scopes=scopes, limit=self._dense_pool)
             timings["dense"] = _ms(started)
         if mode in ("hybrid", "sparse"):
             started = time.perf_counter()
-            sparse = self._chunks.sparse(query, scopes=scopes, limit=self._pool)
+            sparse = self._chunks.sparse(query, scopes=scopes, limit=self._sparse_pool)
             timings["sparse"] = _ms(started)
         fused = fuse(dense, sparse, self._weights)
         return RetrievalResult(apply_budget(dedupe(fused), budget), timings)
