@@ -7,18 +7,17 @@ its wheel; there is no POS tagger, so entities are found with surface heuristics
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 
-import nltk
 from nltk.stem import PorterStemmer
 from nltk.tokenize import NLTKWordTokenizer
 from nltk.tokenize.punkt import PunktTokenizer
+
+from knowledge.nlp import ensure_nltk_data, stopwords
 
 # Abbreviations common in policy and finance text that punkt would otherwise end a sentence on.
 _EXTRA_ABBREVIATIONS = {
@@ -35,23 +34,8 @@ _WORDLIKE = re.compile(r"[^\W_]", re.UNICODE)
 
 
 @cache
-def _nltk_data_dir() -> str:
-    """The NLTK data directory bundled with llama-index-core, registered once."""
-    spec = importlib.util.find_spec("llama_index.core")
-    if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError(
-            "llama-index-core is not installed, so the bundled NLTK data (punkt_tab, "
-            "stopwords) is missing; install the project's dependencies."
-        )
-    path = str(Path(next(iter(spec.submodule_search_locations))) / "_static" / "nltk_cache")
-    if path not in nltk.data.path:
-        nltk.data.path.insert(0, path)
-    return path
-
-
-@cache
 def _sentence_splitter() -> PunktTokenizer:
-    _nltk_data_dir()
+    ensure_nltk_data()
     splitter = PunktTokenizer("english")
     # Punkt has no public way to add abbreviations to a trained model.
     splitter._params.abbrev_types.update(_EXTRA_ABBREVIATIONS)
@@ -61,15 +45,6 @@ def _sentence_splitter() -> PunktTokenizer:
 @cache
 def _word_tokenizer() -> NLTKWordTokenizer:
     return NLTKWordTokenizer()
-
-
-@cache
-def stopwords() -> frozenset[str]:
-    """NLTK's English stopword list (read once from the bundled data)."""
-    _nltk_data_dir()
-    from nltk.corpus import stopwords as corpus
-
-    return frozenset(corpus.words("english"))
 
 
 _stemmer = PorterStemmer()

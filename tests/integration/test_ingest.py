@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from sqlalchemy.engine import URL, Engine
 
 from knowledge.kinds import SourceKind
@@ -227,3 +228,53 @@ def test_ingest_kind_can_be_forced(engine: Engine, db_url: URL, tmp_path: Path) 
     assert summary.failed == []
     terms = {e.term: e.expansion for e in kb.glossary(["default"])}
     assert terms == {"TPA": "third party administrator", "NCB": "no claim bonus"}
+
+
+def test_rows_from_a_sql_database_are_ingested_with_their_table_name(
+    engine: Engine, db_url: URL, tmp_path: Path
+) -> None:
+    source = sa.create_engine(f"sqlite:///{tmp_path / 'crm.db'}")
+    with source.begin() as conn:
+        conn.execute(sa.text("CREATE TABLE agents (agent_id TEXT, name TEXT, region TEXT)"))
+        conn.execute(
+            sa.text(
+                "INSERT INTO agents VALUES "
+                "('A-1', 'Kiran Patel', 'North'), ('A-2', 'Leela Nair', 'South')"
+            )
+        )
+    source.dispose()
+    kb = make_knowledge(engine, db_url)
+    url = f"sqlite:///{tmp_path / 'crm.db'}"
+    summary = kb.ingestor.ingest_sql(url, "agents", IngestOptions(keys=("agent_id",)))
+    assert summary.failed == [] and summary.chunks >= 2  # two rows (+ a count fact)
+    hit = kb.retriever.retrieve("Leela Nair", scopes=["default"]).chunks[0]
+    assert hit.title == "table agents" and hit.location.startswith("agent_id A-2")
+    again = kb.ingestor.ingest_sql(url, "agents", IngestOptions(keys=("agent_id",)))
+    assert again.count("unchanged") == 1
+    broken = kb.ingestor.ingest_sql(url, "SELECT * FROM missing", IngestOptions(keys=("id",)))
+    assert len(broken.failed) == 1
+
+
+def test_faq_paraphrases_from_a_model_point_at_the_same_faq(
+    engine: Engine, db_url: URL, tmp_path: Path
+) -> None:
+    from bot.db.engine import create_async_engine
+    from knowledge.llm import FakeChat, LLMParaphraser
+    from knowledge.service import open_knowledge
+
+    paraphraser = LLMParaphraser(
+        FakeChat(lambda system, user: "- can I put my baby on my insurance\n- newborn cover")
+    )
+    kb = open_knowledge(
+        engine, create_async_engine(db_url), CountingEmbedder(), paraphraser=paraphraser
+    )
+    write(
+        tmp_path,
+        "faq.csv",
+        'question,answer\nHow do I add my newborn?,"Send the birth certificate."\n',
+    )
+    kb.ingestor.ingest_paths([tmp_path / "faq.csv"], IngestOptions())
+    assert kb.chunks.count() == 3  # the question and two paraphrases
+    hits = kb.retriever.retrieve("put my baby on my insurance", scopes=["default"]).chunks
+    assert len([h for h in hits if h.kind == "faq"]) == 1  # one FAQ, however it was matched
+    assert hits[0].metadata["question"] == "How do I add my newborn?"

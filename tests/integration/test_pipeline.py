@@ -182,7 +182,7 @@ def test_with_a_language_model_the_answer_is_its_cited_bullets(
         svc.knowledge.ingestor.ingest_paths([knowledge_dir], IngestOptions())
         answer = ask(svc, "Is a PED covered?")
     assert answer.intent == Intent.YES_NO
-    assert answer.prompt == "answer_yes_no@v1" and answer.model == "gpt-4o-mini"
+    assert answer.prompt.startswith("answer_yes_no@v") and answer.model == "gpt-4o-mini"
     assert answer.bullets[0].text.startswith("Yes, a pre-existing disease")
     assert answer.confidence == Confidence.HIGH, answer.scores
     assert "<context>" in llm.requests[-1]["messages"][1]["content"]
@@ -237,3 +237,30 @@ def test_a_planted_instruction_in_a_document_does_not_change_the_rules(
     inside = user.split("<context>", 1)[1].rsplit("</context>", 1)[0]
     assert "HACKED" in inside  # the planted text stays inside the fence, as data
     assert user.count("</context>") == 1  # it could not close the fence early
+
+
+@pytest.mark.parametrize(("grade", "expected"), [("2", Confidence.LOW), ("5", Confidence.HIGH)])
+def test_the_judge_can_lower_the_confidence_but_never_raise_it(
+    settings: Settings, knowledge_dir: Path, grade: str, expected: Confidence
+) -> None:
+    def reply(messages: list[dict[str, str]]) -> str:
+        system = messages[0]["content"]
+        if system.startswith("You grade"):
+            return grade
+        if "Classify" in system:
+            return "how_to"
+        number = re.search(r"\[(\d+)\] policy\.txt", messages[1]["content"])
+        n = number.group(1) if number else "1"
+        return f"- Submit the claim form with original bills within 30 days of discharge [{n}]"
+
+    with (
+        fake_openai(reply) as llm,
+        open_services(
+            settings_for(settings, OPENAI_BASE_URL=llm.base_url, KNOWBOT_JUDGE="true")
+        ) as svc,
+    ):
+        svc.knowledge.ingestor.ingest_paths([knowledge_dir], IngestOptions())
+        answer = ask(svc, "How do I submit a reimbursement claim?")
+    assert any(m["content"].startswith("You grade") for r in llm.requests for m in r["messages"])
+    assert answer.scores.total >= 5  # the six checks alone say High
+    assert answer.confidence == expected
