@@ -1,0 +1,150 @@
+"""Answering one Teams message within Teams' patience.
+
+Teams stops waiting for the bot's HTTP response after about 15 s. The reply work runs as
+its own task; the request waits for it only until the user has been told something, and
+never past `TeamsOptions.release_after_s`. While the pipeline works "typing…" shows; if it
+takes longer than `still_working_after_s`, a short "still working" reply goes out (and the
+request ends) and the answer follows in the same place when ready. Slow connector retries
+likewise carry on after the request has ended. The delivered message is recorded so
+ratings on it find their answer."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+from bot.adapters.teams.delivery import send, typing
+from bot.adapters.teams.incoming import PLATFORM, Message
+from bot.adapters.teams.options import TeamsOptions
+from bot.adapters.teams.render import (
+    ATTACHMENTS_ONLY,
+    FAILED,
+    FORGOTTEN,
+    STILL_WORKING,
+    answer_activity,
+    notice_activity,
+)
+from bot.conversation.types import Answer
+from bot.wiring import Services
+
+log = logging.getLogger(__name__)
+
+FORGET = re.compile(r"^\s*forget (?:this|the) (?:thread|conversation|chat)\W*$", re.IGNORECASE)
+
+Pending = asyncio.Future[Answer | None]
+Reply = Callable[[Any, Message, asyncio.Event], Awaitable[None]]
+
+
+class ReplyTasks:
+    """Replies in progress, some outliving their HTTP request; drained on shutdown."""
+
+    def __init__(self) -> None:
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def start(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def drain(self, timeout: float) -> None:
+        if not self._tasks:
+            return
+        _, pending = await asyncio.wait(set(self._tasks), timeout=timeout)
+        for task in pending:
+            log.warning("teams: shutting down with a reply still undelivered; cancelled")
+            task.cancel()
+
+
+class Answering:
+    def __init__(self, services: Services, options: TeamsOptions, tasks: ReplyTasks) -> None:
+        self._services = services
+        self._options = options
+        self._tasks = tasks
+
+    async def handle(self, context: Any, message: Message) -> None:
+        """Reply to the message; return once the user has been told something, or at the
+        latest when Teams' patience runs short (the reply then carries on by itself)."""
+        reply: Reply
+        if FORGET.match(message.text):
+            reply = self._claimed(self._forget)
+        elif not message.text and message.has_attachments:
+            reply = self._claimed(self._attachments_only)
+        else:
+            reply = self._answer
+        told = asyncio.Event()
+        task = self._tasks.start(self._reply(reply, context, message, told))
+        waiting = asyncio.ensure_future(told.wait())
+        await asyncio.wait(
+            {task, waiting},
+            timeout=self._options.release_after_s,
+            return_when=asyncio.FIRST_COMPLETED,
+        )
+        waiting.cancel()
+        if not task.done() and not told.is_set():
+            log.warning("teams: reply to %s still under way; ending the request", message.event_id)
+
+    async def _reply(
+        self, reply: Reply, context: Any, message: Message, told: asyncio.Event
+    ) -> None:
+        try:
+            await reply(context, message, told)
+        except Exception:
+            log.exception("teams: replying to activity %s failed", message.message_id)
+
+    async def _answer(self, context: Any, message: Message, told: asyncio.Event) -> None:
+        settings = await asyncio.to_thread(self._services.channels.get, PLATFORM, message.channel)
+        log.info("teams: question in %s (thread %s)", message.channel, message.thread.thread)
+        work = asyncio.ensure_future(self._services.pipeline.answer(message.turn(settings.scopes)))
+        async with typing(context, options=self._options):
+            await asyncio.wait({work}, timeout=self._options.still_working_after_s)
+            if not work.done():
+                await self._notice(context, STILL_WORKING)
+                told.set()
+                await asyncio.wait({work})
+        await self._deliver(context, message, work)
+
+    async def _deliver(self, context: Any, message: Message, work: Pending) -> None:
+        try:
+            answer = work.result()
+        except Exception:
+            log.exception("teams: answering activity %s failed", message.message_id)
+            await self._notice(context, FAILED)
+            return
+        if answer is None:  # a redelivery of an activity already being answered
+            log.info("teams: activity %s was already answered", message.message_id)
+            return
+        reply = answer_activity(answer, channel_id=context.activity.channel_id)
+        sent = await send(context, reply, options=self._options, what="answer")
+        if sent:
+            await asyncio.to_thread(
+                self._services.answers.record_delivery,
+                answer.id,
+                platform=PLATFORM,
+                channel=message.conversation,
+                message_id=sent,
+            )
+
+    def _claimed(self, action: Reply) -> Reply:
+        """Replies that skip the pipeline still claim the event, so a redelivery is silent."""
+
+        async def once(context: Any, message: Message, told: asyncio.Event) -> None:
+            claims = self._services.events
+            if await asyncio.to_thread(claims.claim, PLATFORM, message.event_id):
+                await action(context, message, told)
+
+        return once
+
+    async def _forget(self, context: Any, message: Message, told: asyncio.Event) -> None:
+        removed = await asyncio.to_thread(self._services.threads.forget, message.thread)
+        log.info("teams: forgot %d turns of thread %s", removed, message.thread.thread)
+        await self._notice(context, FORGOTTEN)
+
+    async def _attachments_only(self, context: Any, message: Message, told: asyncio.Event) -> None:
+        await self._notice(context, ATTACHMENTS_ONLY)
+
+    async def _notice(self, context: Any, text: str) -> None:
+        await send(context, notice_activity(text), options=self._options, what="notice")

@@ -1,0 +1,49 @@
+"""The Teams bot: routes each activity type to the part of the adapter that handles it."""
+
+from __future__ import annotations
+
+import logging
+from http import HTTPStatus
+from typing import Any
+
+from botbuilder.core import ActivityHandler, InvokeResponse
+
+from bot.adapters.teams.answering import Answering
+from bot.adapters.teams.feedback import (
+    SUBMIT_ACTION,
+    apply_button,
+    apply_reactions,
+    button_feedback,
+)
+from bot.adapters.teams.incoming import addressed_message
+from bot.wiring import Services
+
+log = logging.getLogger(__name__)
+
+
+class KnowbotTeamsBot(ActivityHandler):
+    def __init__(self, services: Services, answering: Answering) -> None:
+        self._services = services
+        self._answering = answering
+
+    async def on_message_activity(self, turn_context: Any) -> None:
+        message = addressed_message(turn_context.activity)
+        if message is None:
+            log.debug("teams: message %s is not for the bot", turn_context.activity.id)
+            return
+        await self._answering.handle(turn_context, message)
+
+    async def on_message_reaction_activity(self, turn_context: Any) -> None:
+        await apply_reactions(self._services, turn_context.activity)
+
+    async def on_invoke_activity(self, turn_context: Any) -> Any:
+        activity = turn_context.activity
+        if activity.name != SUBMIT_ACTION:
+            return await super().on_invoke_activity(turn_context)
+        feedback = button_feedback(activity.value)
+        if feedback is None:
+            log.warning("teams: unreadable feedback in invoke %s: %r", activity.id, activity.value)
+            return InvokeResponse(status=int(HTTPStatus.BAD_REQUEST))
+        await apply_button(self._services, activity, feedback)
+        # body=None: botbuilder's CloudAdapter cannot serialise a dict body here (HTTP 500)
+        return InvokeResponse(status=int(HTTPStatus.OK), body=None)

@@ -1,0 +1,130 @@
+"""Ratings from Teams into the shared feedback store, tied to the answer they rate.
+
+Two ways in: message reactions on the bot's answer (👍 ❤️ good, 😢 😠 bad; taking one back
+removes it) and Teams' built-in feedback buttons, which arrive as a `message/submitAction`
+invoke carrying thumbs up/down and the user's free-text reason."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from bot.adapters.teams.incoming import PLATFORM, split_conversation, user_id
+from bot.wiring import Services
+
+log = logging.getLogger(__name__)
+
+REACTION_RATINGS = {"like": 1, "heart": 1, "sad": -1, "angry": -1}
+BUTTON_RATINGS = {"like": 1, "dislike": -1}
+SUBMIT_ACTION = "message/submitAction"
+
+
+@dataclass(frozen=True)
+class ButtonFeedback:
+    rating: int
+    signal: str
+    reason: str | None
+
+
+async def apply_reactions(services: Services, activity: Any) -> None:
+    answer_id = await _answer_for(services, activity)
+    if answer_id is None:
+        return
+    user = user_id(activity)
+    for reaction in activity.reactions_removed or []:  # a changed reaction: old one out first
+        if reaction.type in REACTION_RATINGS:
+            await asyncio.to_thread(
+                services.feedback.unrate,
+                answer_id=answer_id,
+                platform=PLATFORM,
+                user_id=user,
+                signal=reaction.type,
+            )
+    for reaction in activity.reactions_added or []:
+        rating = REACTION_RATINGS.get(reaction.type)
+        if rating is not None:
+            await asyncio.to_thread(
+                services.feedback.rate,
+                answer_id=answer_id,
+                platform=PLATFORM,
+                user_id=user,
+                signal=reaction.type,
+                rating=rating,
+            )
+
+
+def button_feedback(value: Any) -> ButtonFeedback | None:
+    """Read `{"actionName": "feedback", "actionValue": {"reaction": "like"|"dislike",
+    "feedback": "{\\"feedbackText\\": \\"…\\"}"}}`; None when it is not that shape."""
+    if not isinstance(value, dict) or value.get("actionName") != "feedback":
+        return None
+    action = value.get("actionValue")
+    if not isinstance(action, dict) or action.get("reaction") not in BUTTON_RATINGS:
+        return None
+    reaction = action["reaction"]
+    return ButtonFeedback(
+        rating=BUTTON_RATINGS[reaction],
+        signal=f"feedback:{reaction}",
+        reason=_reason(action.get("feedback")),
+    )
+
+
+async def apply_button(services: Services, activity: Any, feedback: ButtonFeedback) -> bool:
+    """Store the rating (and reason); False when the message is not one of our answers."""
+    answer_id = await _answer_for(services, activity)
+    if answer_id is None:
+        return False
+    user = user_id(activity)
+    await asyncio.to_thread(
+        services.feedback.rate,
+        answer_id=answer_id,
+        platform=PLATFORM,
+        user_id=user,
+        signal=feedback.signal,
+        rating=feedback.rating,
+    )
+    if feedback.reason:
+        await asyncio.to_thread(
+            services.feedback.set_reason,
+            answer_id=answer_id,
+            platform=PLATFORM,
+            user_id=user,
+            reason=feedback.reason,
+        )
+    return True
+
+
+async def _answer_for(services: Services, activity: Any) -> int | None:
+    if not activity.reply_to_id or activity.conversation is None:
+        return None
+    conversation, _ = split_conversation(activity.conversation.id or "")
+    answer_id = await asyncio.to_thread(
+        services.answers.answer_for_message,
+        platform=PLATFORM,
+        channel=conversation,
+        message_id=str(activity.reply_to_id),
+    )
+    if answer_id is None:
+        log.info(
+            "teams: %s on message %s, which is not a stored answer; ignored",
+            activity.type,
+            activity.reply_to_id,
+        )
+    return answer_id
+
+
+def _reason(raw: Any) -> str | None:
+    """Teams sends the reason as a JSON string inside the JSON; take plain text as it is."""
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except ValueError:
+            return raw.strip() or None
+    if isinstance(raw, dict):
+        raw = raw.get("feedbackText")
+    if isinstance(raw, str):
+        return raw.strip() or None
+    return None
