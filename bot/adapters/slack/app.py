@@ -1,0 +1,160 @@
+"""The Slack bot: a slack-bolt AsyncApp whose listeners only translate and hand work to the
+background, so Slack gets its ack in milliseconds whatever the pipeline is doing.
+
+The listeners run before the ack (`process_before_response=True`) but do no I/O: each one
+parses its payload and spawns the real work into `Background`, which holds the tasks so a
+shutdown can let them finish. Answers therefore never delay the ack."""
+
+from __future__ import annotations
+
+import logging
+import re
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+from slack_bolt.async_app import AsyncApp
+from slack_bolt.authorization import AuthorizeResult
+from slack_bolt.context.ack.async_ack import AsyncAck
+from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.adapters.slack.answering import Answering
+from bot.adapters.slack.background import Background
+from bot.adapters.slack.client import for_bolt, identify, web_client
+from bot.adapters.slack.config import SlackOptions
+from bot.adapters.slack.events import question_from, reaction_from
+from bot.adapters.slack.forgetting import (
+    COMMAND,
+    SHORTCUT,
+    Forgetting,
+    Respond,
+    thread_from_command,
+    thread_from_shortcut,
+)
+from bot.adapters.slack.pacing import ChannelPacer
+from bot.adapters.slack.posting import SlackPoster
+from bot.adapters.slack.ratings import Ratings
+from bot.wiring import Services
+
+log = logging.getLogger(__name__)
+
+SHUTDOWN_GRACE_S = 20.0  # an answer in progress usually needs a few seconds more
+ANSWER_THREADS = 32  # answers in progress at once; the rest queue (see Answering)
+
+
+@dataclass
+class SlackBot:
+    app: AsyncApp
+    client: AsyncWebClient
+    identity: AuthorizeResult
+    background: Background
+    _session: aiohttp.ClientSession
+    _answer_pool: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(ANSWER_THREADS, thread_name_prefix="answer")
+    )
+
+    @classmethod
+    async def open(cls, services: Services, *, signing_secret: str | None) -> SlackBot:
+        """Check the token with Slack and wire the listeners (inside the running loop: the
+        HTTP session belongs to it). No signing secret means Socket Mode."""
+        options = SlackOptions.from_settings(services.settings)
+        session = aiohttp.ClientSession()
+        try:
+            client = web_client(services.settings, session=session)
+            identity = await identify(client)
+        except BaseException:
+            await session.close()
+            raise
+
+        async def authorize() -> AuthorizeResult:
+            return identity
+
+        app = AsyncApp(
+            client=for_bolt(client),
+            authorize=authorize,
+            signing_secret=signing_secret,
+            request_verification_enabled=signing_secret is not None,
+            process_before_response=True,
+            # bolt's assistant `say`/`set_status` helpers go unused here, and building them
+            # fails (a 500 to Slack) on assistant events shaped in ways it does not expect
+            attaching_conversation_kwargs_enabled=False,
+            name="knowbot",
+            logger=_bolt_logger(),
+        )
+        bot = cls(app, client, identity, Background(), session)
+        bot._listen(services, options)
+        return bot
+
+    async def close(self, *, grace_s: float = SHUTDOWN_GRACE_S) -> None:
+        await self.background.drain(grace_s)
+        await self._session.close()
+        self._answer_pool.shutdown(wait=False, cancel_futures=True)
+
+    def _listen(self, services: Services, options: SlackOptions) -> None:
+        poster = SlackPoster(self.client, ChannelPacer(options.post_interval_s))
+        answering = Answering(services, poster, options, executor=self._answer_pool)
+        bot_user = self.identity.bot_user_id
+        ratings = Ratings(services, poster, options, bot_user_ids=(bot_user,) if bot_user else ())
+        forgetting = Forgetting(services)
+        spawn = self.background.spawn
+
+        async def on_question(body: dict[str, Any]) -> None:
+            question = question_from(body, bot_user_id=bot_user)
+            if question is None:
+                return
+            if body["event"]["type"] == "app_mention" and question.direct:
+                return  # the direct message's own `message` event answers it
+            if body["event"]["type"] == "message" and question.mentioned and not question.direct:
+                return  # the `app_mention` event for this message answers it
+            spawn(answering.handle(question), name=f"answer {question.event_id}")
+
+        async def on_reaction(body: dict[str, Any]) -> None:
+            reaction = reaction_from(body, bot_user_id=bot_user)
+            if reaction is None:
+                return
+            if body["event"]["type"] == "reaction_added":
+                spawn(ratings.added(reaction), name=f"rate {reaction.event_id}")
+            else:
+                spawn(ratings.removed(reaction), name=f"unrate {reaction.event_id}")
+
+        async def on_reason(ack: AsyncAck, body: dict[str, Any], respond: Respond) -> None:
+            await ack()
+            value = str((body.get("actions") or [{}])[0].get("value", ""))
+            user = str((body.get("user") or {}).get("id", ""))
+            spawn(ratings.reason(value=value, user=user, respond=respond), name="reason")
+
+        async def on_forget_command(ack: AsyncAck, body: dict[str, Any], respond: Respond) -> None:
+            await ack()
+            spawn(forgetting.forget(thread_from_command(body), respond=respond), name="forget")
+
+        async def on_forget_shortcut(ack: AsyncAck, body: dict[str, Any], respond: Respond) -> None:
+            await ack()
+            spawn(forgetting.forget(thread_from_shortcut(body), respond=respond), name="forget")
+
+        async def on_other_event(body: dict[str, Any]) -> None:
+            """Acknowledged and dropped, so Slack neither retries nor logs a failure."""
+
+        self.app.event("app_mention")(on_question)
+        self.app.event("message")(on_question)
+        self.app.event("reaction_added")(on_reaction)
+        self.app.event("reaction_removed")(on_reaction)
+        self.app.action(re.compile(r"^knowbot_reason_"))(on_reason)
+        self.app.command(COMMAND)(on_forget_command)
+        self.app.shortcut(SHORTCUT)(on_forget_shortcut)
+        self.app.event(re.compile(r".*"))(on_other_event)  # last: bolt stops at the first match
+
+
+def _bolt_logger() -> logging.Logger:
+    """bolt's logger without one misleading warning: bolt reads SLACK_BOT_TOKEN from the
+    environment by itself, then warns that this token goes unused. It does: the token comes
+    from Settings and reaches bolt through `authorize`, as intended."""
+    logger = logging.getLogger("bot.adapters.slack.bolt")
+    if not logger.filters:
+        logger.addFilter(_not_the_token_notice)
+    return logger
+
+
+def _not_the_token_notice(record: logging.LogRecord) -> bool:
+    return record.getMessage() != warning_client_prioritized_and_token_skipped()

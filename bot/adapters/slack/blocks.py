@@ -1,0 +1,125 @@
+"""An Answer as a Slack message: Block Kit for the eye, plain text for notifications and
+screen readers, always inside Slack's limits (a message over them is refused outright)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.adapters.slack.config import REASONS
+from bot.conversation.types import Answer, Bullet, Source
+
+# Slack's published limits, with room to spare where Slack counts differently than Python.
+MAX_BLOCKS = 50
+SECTION_CHARS = 3000
+CONTEXT_ELEMENTS = 10
+CONTEXT_CHARS = 2000
+BODY_CHARS = 11000  # Slack rejects messages whose blocks carry much more text than this
+FALLBACK_CHARS = 3000  # notifications show far less; this keeps the request small
+
+SHORTENED = "_(Shortened to fit in one Slack message.)_"
+REASON_QUESTION = "Thanks for the feedback. What was wrong with this answer?"
+
+Block = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class SlackMessage:
+    text: str  # the fallback: notifications, screen readers, clients without blocks
+    blocks: list[Block] = field(default_factory=list)
+
+    def as_kwargs(self) -> dict[str, Any]:
+        return {"text": self.text, "blocks": self.blocks} if self.blocks else {"text": self.text}
+
+
+def escape(text: str) -> str:
+    """Knowledge text must not ping `<!channel>` or turn into links: Slack's three escapes."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def answer_message(answer: Answer, *, rate_hint: str = "") -> SlackMessage:
+    head = []
+    if answer.was_rewritten:
+        searched = clip(" ".join(answer.rewritten_question.split()), 300)
+        head.append(context([f"_Searched for: {escape(searched)}_"]))
+    tail = []
+    if answer.notice:
+        tail.append(context([f"_{escape(clip(answer.notice, 500))}_"]))
+    if answer.sources:
+        tail.append(context(source_lines(answer.sources)))
+    footer = f"Confidence: *{answer.confidence.value}*"
+    tail.append(context([f"{footer} · {rate_hint}" if rate_hint else footer]))
+    room = MAX_BLOCKS - len(head) - len(tail) - 1  # one left for the "shortened" note
+    body, shortened = bullet_sections(answer.bullets, max_sections=room)
+    if shortened:
+        body.append(context([SHORTENED]))
+    return SlackMessage(text=fallback_text(answer), blocks=[*head, *body, *tail])
+
+
+def bullet_sections(bullets: Sequence[Bullet], *, max_sections: int) -> tuple[list[Block], bool]:
+    """Bullets packed into as few sections as fit; True when some had to be left out."""
+    texts: list[str] = []
+    used = 0
+    for n, bullet in enumerate(bullets):
+        line = clip(f"• {escape(bullet.render())}", SECTION_CHARS)
+        fits_last = texts and len(texts[-1]) + 1 + len(line) <= SECTION_CHARS
+        if used + len(line) > BODY_CHARS or (not fits_last and len(texts) == max_sections):
+            return [section(t) for t in texts], n < len(bullets)
+        if fits_last:
+            texts[-1] += "\n" + line
+        else:
+            texts.append(line)
+        used += len(line) + 1
+    return [section(t) for t in texts], False
+
+
+def source_lines(sources: Sequence[Source]) -> list[str]:
+    """One context element per source; past Slack's ten elements the rest share the last."""
+    lines = [source_line(s) for s in sources]
+    if len(lines) > CONTEXT_ELEMENTS:
+        lines = [*lines[: CONTEXT_ELEMENTS - 1], "\n".join(lines[CONTEXT_ELEMENTS - 1 :])]
+    return [clip(line, CONTEXT_CHARS) for line in lines]
+
+
+def source_line(source: Source) -> str:
+    where = f" — {escape(clip(source.location, 150))}" if source.location else ""
+    return f"*[{source.number}]* {escape(clip(source.title, 150))}{where}"
+
+
+def fallback_text(answer: Answer) -> str:
+    lines = [f"• {b.render()}" for b in answer.bullets]
+    lines += [f"[{s.number}] {s.title}" for s in answer.sources]
+    return escape(clip("\n".join(lines) or answer.notice or "(no answer)", FALLBACK_CHARS))
+
+
+def section(text: str) -> Block:
+    return {"type": "section", "text": {"type": "mrkdwn", "text": text}}
+
+
+def context(texts: Iterable[str]) -> Block:
+    return {"type": "context", "elements": [{"type": "mrkdwn", "text": t} for t in texts]}
+
+
+def reason_message(answer_id: int) -> SlackMessage:
+    """The private question after a thumbs-down; each button carries the answer it is about."""
+    buttons = [
+        {
+            "type": "button",
+            "action_id": f"knowbot_reason_{key}",
+            "text": {"type": "plain_text", "text": label},
+            "value": f"{answer_id}:{key}",
+        }
+        for key, label in REASONS
+    ]
+    return SlackMessage(
+        text=REASON_QUESTION,
+        blocks=[
+            section(REASON_QUESTION),
+            {"type": "actions", "block_id": "knowbot_reason", "elements": buttons},
+        ],
+    )

@@ -1,0 +1,127 @@
+"""Every write to Slack goes through here: posts paced per channel, Slack's errors logged with
+the event that caused them, and nothing raised into the answering flow (a failed reaction
+must not lose an answer)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+import aiohttp
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+from slack_sdk.web.async_slack_response import AsyncSlackResponse
+
+from bot.adapters.slack.blocks import SlackMessage
+from bot.adapters.slack.pacing import ChannelPacer
+
+log = logging.getLogger(__name__)
+
+# Errors Slack reports with HTTP 200 that go away when asked again a little later (429 and
+# 5xx responses are retried by the client's retry handlers before they get here).
+TRANSIENT = frozenset({"internal_error", "fatal_error", "service_unavailable", "request_timeout"})
+ATTEMPTS = 3
+# Harmless outcomes of reacting twice or un-reacting what is gone (e.g. a redelivered event).
+BENIGN = frozenset({"already_reacted", "no_reaction", "message_not_found"})
+
+Call = Callable[[], Awaitable[AsyncSlackResponse]]
+
+
+class SlackPoster:
+    def __init__(self, client: AsyncWebClient, pacer: ChannelPacer, *, backoff_s: float = 1.0):
+        self._client = client
+        self._pacer = pacer
+        self._backoff_s = backoff_s
+
+    async def post(
+        self, *, channel: str, thread_ts: str | None, message: SlackMessage, event_id: str
+    ) -> str | None:
+        """The new message's ts, or None when Slack would not take it (already logged)."""
+
+        async def send() -> AsyncSlackResponse:
+            await self._pacer.wait(channel)
+            return await self._client.chat_postMessage(
+                channel=channel,
+                thread_ts=thread_ts,
+                unfurl_links=False,
+                unfurl_media=False,
+                **message.as_kwargs(),
+            )
+
+        response = await self._call("chat.postMessage", send, event_id=event_id, channel=channel)
+        return str(response["ts"]) if response is not None else None
+
+    async def ephemeral(
+        self,
+        *,
+        channel: str,
+        user: str,
+        thread_ts: str | None,
+        message: SlackMessage,
+        event_id: str,
+    ) -> bool:
+        response = await self._call(
+            "chat.postEphemeral",
+            lambda: self._client.chat_postEphemeral(
+                channel=channel, user=user, thread_ts=thread_ts, **message.as_kwargs()
+            ),
+            event_id=event_id,
+            channel=channel,
+        )
+        return response is not None
+
+    async def react(self, *, channel: str, ts: str, name: str, event_id: str) -> bool:
+        """True when this call added the reaction (False if it was there already)."""
+        response = await self._call(
+            "reactions.add",
+            lambda: self._client.reactions_add(channel=channel, timestamp=ts, name=name),
+            event_id=event_id,
+            channel=channel,
+        )
+        return response is not None
+
+    async def unreact(self, *, channel: str, ts: str, name: str, event_id: str) -> None:
+        await self._call(
+            "reactions.remove",
+            lambda: self._client.reactions_remove(channel=channel, timestamp=ts, name=name),
+            event_id=event_id,
+            channel=channel,
+        )
+
+    async def set_status(self, *, channel: str, thread_ts: str, status: str, event_id: str) -> bool:
+        """The AI-app thread status ("is looking this up…"); "" clears it. False where the
+        workspace or thread has no such surface."""
+        response = await self._call(
+            "assistant.threads.setStatus",
+            lambda: self._client.assistant_threads_setStatus(
+                channel_id=channel, thread_ts=thread_ts, status=status
+            ),
+            event_id=event_id,
+            channel=channel,
+            quiet=True,
+        )
+        return response is not None
+
+    async def _call(
+        self, method: str, call: Call, *, event_id: str, channel: str, quiet: bool = False
+    ) -> AsyncSlackResponse | None:
+        for attempt in range(1, ATTEMPTS + 1):
+            try:
+                return await call()
+            except SlackApiError as exc:
+                error = str(exc.response.get("error", exc.response.status_code))
+                if error in TRANSIENT and attempt < ATTEMPTS:
+                    await asyncio.sleep(self._backoff_s * attempt)
+                    continue
+                _report(method, error, event_id=event_id, channel=channel, quiet=quiet)
+                return None
+            except (aiohttp.ClientError, TimeoutError) as exc:
+                _report(method, repr(exc), event_id=event_id, channel=channel, quiet=quiet)
+                return None
+        return None  # pragma: no cover - the loop always returns
+
+
+def _report(method: str, error: str, *, event_id: str, channel: str, quiet: bool) -> None:
+    level = logging.DEBUG if quiet or error in BENIGN else logging.ERROR
+    log.log(level, "event %s: Slack %s in %s failed: %s", event_id, method, channel, error)
