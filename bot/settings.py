@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Annotated, Any
 
 import platformdirs
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 SLACK_DEFAULT_API_URL = "https://slack.com/api/"
+FACTS_FORMATS = ("triples", "sentences", "description")
 
 
 def default_data_dir() -> Path:
@@ -37,12 +40,102 @@ class Settings(BaseSettings):
     slack_app_token: SecretStr | None = Field(default=None, alias="SLACK_APP_TOKEN")
     slack_signing_secret: SecretStr | None = Field(default=None, alias="SLACK_SIGNING_SECRET")
     slack_api_url: str = Field(default=SLACK_DEFAULT_API_URL, alias="SLACK_API_URL")
+    # Reactions on an answer that rate it (comma-separated names, with or without colons).
+    slack_positive_reactions: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: ["+1", "white_check_mark", "heart", "tada"],
+        alias="KNOWBOT_SLACK_POSITIVE_REACTIONS",
+    )
+    slack_negative_reactions: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: ["-1", "x", "confused", "thinking_face"],
+        alias="KNOWBOT_SLACK_NEGATIVE_REACTIONS",
+    )
+    # Slack allows about one message per second per channel; answers queue to keep to it.
+    slack_post_interval_s: float = Field(default=1.0, ge=0, alias="KNOWBOT_SLACK_POST_INTERVAL_S")
 
     microsoft_app_id: str | None = Field(default=None, alias="MICROSOFT_APP_ID")
     microsoft_app_password: SecretStr | None = Field(default=None, alias="MICROSOFT_APP_PASSWORD")
     microsoft_app_tenant_id: str | None = Field(default=None, alias="MICROSOFT_APP_TENANT_ID")
 
     port: int = Field(default=3978, alias="KNOWBOT_PORT")
+
+    # Feedback and prompts that learn from it.
+    feedback_max_age_days: float = Field(default=90, gt=0, alias="KNOWBOT_FEEDBACK_MAX_AGE_DAYS")
+    bandit_enabled: bool = Field(default=True, alias="KNOWBOT_BANDIT")
+    bandit_exploration: float = Field(default=0.2, ge=0, le=1, alias="KNOWBOT_BANDIT_EXPLORATION")
+    bandit_refresh_s: float = Field(default=30.0, ge=0, alias="KNOWBOT_BANDIT_REFRESH_S")
+    # Which versions of each prompt compete, e.g. {"answer": ["v1", "v2"]}; unset: every file.
+    live_prompts: Annotated[dict[str, list[str]], NoDecode] = Field(
+        default_factory=dict, alias="KNOWBOT_LIVE_PROMPTS"
+    )
+    facts_formats: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: list(FACTS_FORMATS), alias="KNOWBOT_FACTS_FORMATS"
+    )
+
+    # Scheduled jobs. Cron expressions: minute hour day month day-of-week; name the days
+    # (mon, tue ...): APScheduler 3 numbers Monday 0, where cron numbers Sunday 0.
+    schedule_timezone: str = Field(default="UTC", alias="KNOWBOT_SCHEDULE_TZ")
+    reingest_paths: Annotated[list[Path], NoDecode] = Field(
+        default_factory=list, alias="KNOWBOT_REINGEST_PATHS"
+    )
+    reingest_cron: str = Field(default="0 2 * * *", alias="KNOWBOT_REINGEST_CRON")
+    memory_max_age_days: float = Field(default=30, gt=0, alias="KNOWBOT_MEMORY_MAX_AGE_DAYS")
+    expire_cron: str = Field(default="30 3 * * *", alias="KNOWBOT_EXPIRE_CRON")
+    digest_cron: str = Field(default="0 9 * * mon", alias="KNOWBOT_DIGEST_CRON")
+    digest_slack_channel: str | None = Field(default=None, alias="KNOWBOT_DIGEST_SLACK_CHANNEL")
+    digest_teams_service_url: str | None = Field(
+        default=None, alias="KNOWBOT_DIGEST_TEAMS_SERVICE_URL"
+    )
+    digest_teams_conversation: str | None = Field(
+        default=None, alias="KNOWBOT_DIGEST_TEAMS_CONVERSATION"
+    )
+    slack_workspace_url: str = Field(
+        default="https://slack.com", alias="KNOWBOT_SLACK_WORKSPACE_URL"
+    )
+
+    @field_validator("facts_formats", "reingest_paths", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: Any) -> Any:
+        """Lists come from the environment as `a,b,c` (JSON lists are accepted too)."""
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("["):
+                return json.loads(text)
+            return [part.strip() for part in text.split(",") if part.strip()]
+        return value
+
+    @field_validator("live_prompts", mode="before")
+    @classmethod
+    def _json_object(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            try:
+                return json.loads(value) if value.strip() else {}
+            except ValueError as exc:
+                raise ValueError(
+                    f'must be JSON such as {{"answer": ["v1", "v2"]}}, not {value!r}'
+                ) from exc
+        return value
+
+    @field_validator("facts_formats")
+    @classmethod
+    def _known_formats(cls, value: list[str]) -> list[str]:
+        unknown = [v for v in value if v not in FACTS_FORMATS]
+        if unknown or not value:
+            raise ValueError(
+                f"KNOWBOT_FACTS_FORMATS must list some of {', '.join(FACTS_FORMATS)}; "
+                f"got {', '.join(value) or 'nothing'}"
+            )
+        return value
+
+    @field_validator("slack_positive_reactions", "slack_negative_reactions", mode="before")
+    @classmethod
+    def _reaction_names(cls, value: Any) -> Any:
+        """`+1, :heart:` and `["+1", "heart"]` alike become `["+1", "heart"]`."""
+        if isinstance(value, str):
+            text = value.strip()
+            value = json.loads(text) if text.startswith("[") else text.split(",")
+        if isinstance(value, list):
+            return [str(v).strip().strip(":") for v in value if str(v).strip().strip(":")]
+        return value
 
     @property
     def llm_configured(self) -> bool:

@@ -6,16 +6,21 @@ import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 
 from bot.backends import build_chat_model, build_embedder
 from bot.conversation.pipeline import Pipeline, PipelineConfig
 from bot.db import migrate
 from bot.db.engine import Database, create_async_engine, open_database
+from bot.feedback.choosing import build_chooser
+from bot.feedback.reactions import Reactions
 from bot.settings import Settings
 from bot.store.answers import AnswerStore
 from bot.store.channels import ChannelStore
 from bot.store.events import EventClaims
 from bot.store.feedback import FeedbackStore
+from bot.store.job_runs import JobRunStore
+from bot.store.rated import RatedAnswerStore
 from bot.store.threads import ThreadStore
 from knowledge.llm import ChatModel, LLMParaphraser
 from knowledge.service import Knowledge, open_knowledge
@@ -45,9 +50,26 @@ class Services:
                 answers=self.answers,
                 knowledge=self.knowledge,
                 model=self.chat_model,
-                config=PipelineConfig(judge=self.settings.judge_enabled),
+                chooser=build_chooser(self.settings, self.db.engine),
+                config=PipelineConfig(
+                    judge=self.settings.judge_enabled,
+                    facts_format=self.settings.facts_formats[0],
+                ),
             )
         return self._pipeline
+
+    @property
+    def rated(self) -> RatedAnswerStore:
+        return RatedAnswerStore(self.db.engine)
+
+    @property
+    def job_runs(self) -> JobRunStore:
+        return JobRunStore(self.db.engine)
+
+    @property
+    def reactions(self) -> Reactions:
+        """Reactions to ratings, with the rules every adapter shares (see Reactions)."""
+        return Reactions(answers=self.answers, feedback=self.feedback)
 
     @property
     def chat_model(self) -> ChatModel | None:
@@ -84,7 +106,9 @@ def open_services(settings: Settings, *, apply_migrations: bool = True) -> Itera
             threads=ThreadStore(db.engine),
             events=EventClaims(db.engine),
             answers=AnswerStore(db.engine),
-            feedback=FeedbackStore(db.engine),
+            feedback=FeedbackStore(
+                db.engine, max_answer_age=timedelta(days=settings.feedback_max_age_days)
+            ),
             channels=ChannelStore(db.engine),
         )
     finally:

@@ -1,4 +1,4 @@
-"""`knowbot eval ...`: measure retrieval (and, later, answers) on labelled data."""
+"""`knowbot eval ...`: measure retrieval and answers on labelled data."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from rich.table import Table
 
 from bot.cli.state import state
 from bot.errors import KnowbotError
+from bot.feedback.qa import read_cases, run_cases
 from bot.wiring import open_services
 from knowledge.evaluation import evaluate
 
@@ -50,3 +51,43 @@ def retrieval(
         f"{report.query_ms_p50:.1f}",
     )
     out.print(table)
+
+
+@app.command("qa")
+def qa(
+    ctx: typer.Context,
+    file: Path = typer.Argument(..., help='JSON lines: {"question": ..., "expected_facts": [...]}'),
+    as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
+) -> None:
+    """Answer each question and check the answer states the expected facts and cites a
+    source that states them; show each answer's confidence."""
+    cases = read_cases(file)
+    with open_services(state(ctx).settings) as services:
+        report = run_cases(cases, services.pipeline.answer_now)
+    if as_json:
+        print(json.dumps(report.as_json(), ensure_ascii=False))
+        return
+    table = Table(title=f"Answers on {file.name}")
+    for column in ("line", "question", "contains", "cites", "confidence", "missing"):
+        table.add_column(column)
+    for r in report.results:
+        table.add_row(
+            str(r.case.line),
+            r.case.question,
+            _mark(r.contains),
+            _mark(r.cites),
+            r.confidence,
+            ", ".join(r.missing),
+        )
+    out.print(table)
+    summary = report.as_json()
+    out.print(
+        f"{summary['contain_expected']}/{summary['labelled']} answers contain the expected "
+        f"facts; {summary['cite_supporting_source']}/{summary['labelled']} also cite a source "
+        f"that contains them. Confidence: {summary['confidence']}.",
+        highlight=False,
+    )
+
+
+def _mark(value: bool | None) -> str:
+    return "-" if value is None else "yes" if value else "NO"

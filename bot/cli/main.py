@@ -11,11 +11,14 @@ import click
 import typer
 from rich.console import Console
 
+from bot.cli import channels
 from bot.cli import db as db_commands
 from bot.cli import evaluate as eval_commands
+from bot.cli import feedback as feedback_commands
 from bot.cli import serve as serve_commands
 from bot.cli.ask import ask, chat
 from bot.cli.ingest import ingest
+from bot.cli.scheduler import scheduler
 from bot.cli.state import CliState
 from bot.errors import KnowbotError
 from bot.settings import Settings
@@ -34,6 +37,9 @@ app.command("ask")(ask)
 app.command("chat")(chat)
 app.add_typer(eval_commands.app, name="eval")
 app.add_typer(serve_commands.app, name="serve")
+app.add_typer(channels.app, name="channels")
+app.add_typer(feedback_commands.app, name="feedback")
+app.command("scheduler")(scheduler)
 
 err = Console(stderr=True)
 

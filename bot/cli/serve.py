@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 from collections.abc import Awaitable, Callable
 
 import typer
 from aiohttp import web
 from rich.console import Console
 
+from bot.adapters.teams.credentials import (
+    UNAUTHENTICATED_WARNING,
+    check_credentials,
+    is_authenticated,
+)
 from bot.cli.state import state
 from bot.errors import KnowbotError
 from bot.server import build_web_app
@@ -46,7 +52,9 @@ def serve_teams(
     scheduler: bool = typer.Option(True, "--scheduler/--no-scheduler", help="Run jobs here."),
 ) -> None:
     """Serve Microsoft Teams (Bot Framework) at POST /api/messages."""
-    _run(state(ctx).settings, slack=False, teams=True, socket=False, port=port, scheduler=scheduler)
+    settings = state(ctx).settings
+    check_credentials(settings)
+    _run(settings, slack=False, teams=True, socket=False, port=port, scheduler=scheduler)
 
 
 @app.command("all")
@@ -64,7 +72,17 @@ def serve_all(
     socket = slack and settings.slack_app_token is not None
     if slack:
         _require(settings, slack=True, socket=socket)
+    if teams:
+        check_credentials(settings)
     _run(settings, slack=slack, teams=teams, socket=socket, port=port, scheduler=scheduler)
+
+
+def _announce_teams(settings: Settings) -> None:
+    if is_authenticated(settings):
+        app_id = settings.microsoft_app_id
+        err.print(f"Teams: POST /api/messages, Bot Framework tokens checked for app {app_id}")
+    else:
+        err.print(f"[bold red]WARNING: {UNAUTHENTICATED_WARNING}[/]", highlight=False)
 
 
 def _require(settings: Settings, *, slack: bool, socket: bool) -> None:
@@ -109,6 +127,8 @@ async def _serve(
     await web.TCPSite(runner, "0.0.0.0", port).start()
     stops.append(runner.cleanup)
     err.print(f"knowbot listening on port {port} (GET /healthz)")
+    if teams:
+        _announce_teams(services.settings)
     if slack_socket:
         from bot.adapters.slack.socket import start_socket_mode
 
@@ -118,7 +138,18 @@ async def _serve(
 
         stops.append(await start_scheduler(services))
     try:
-        await asyncio.Event().wait()
+        await _until_stopped()
     finally:
         for stop in reversed(stops):
             await stop()
+
+
+async def _until_stopped() -> None:
+    """Wait for SIGTERM or Ctrl-C, then let the caller shut down in order (the embedded
+    database is stopped on the way out instead of being left running)."""
+    stopped = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stopped.set)
+    await stopped.wait()
+    err.print("knowbot: shutting down")

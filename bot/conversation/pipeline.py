@@ -31,7 +31,7 @@ from bot.conversation.types import (
 from bot.conversation.understand import intent_of, rewrite
 from knowledge.documents import GlossaryEntry, Triple
 from knowledge.llm import ChatModel, LLMError
-from knowledge.retrieval import Budget
+from knowledge.retrieval import Budget, Retrieved
 from knowledge.store.triples import entity_key
 
 log = logging.getLogger(__name__)
@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 NOT_FOUND = "I could not find this in the knowledge base."
 EMPTY_QUESTION = "Please type a question, for example: what is the waiting period for cataract?"
 NO_SCORES = CheckScores(0, 0, 0, 0, 0, 0)
+FACTS_CHOICE = "facts"  # the chooser's name for how graph facts are rendered
 
 DOCS = Budget(per_group={"documents": 6, "rows": 3, "faq": 2, "glossary": 1, "graph": 1}, total=8)
 DATA = Budget(per_group={"documents": 3, "rows": 8, "faq": 1, "glossary": 1, "graph": 1}, total=10)
@@ -122,13 +123,11 @@ class Pipeline:
             chunks = relevant(result.chunks, standalone)
             definitions = _definitions(question, expansions, glossary)
             facts = self._facts(standalone, scopes)
+            facts_format = self._facts_format(intent) if facts else None
             sources = number_sources(
-                chunks, definitions, facts, facts_format=self._config.facts_format
+                chunks, definitions, facts, facts_format=facts_format or self._config.facts_format
             )
-        retrieved = [
-            {"chunk_id": c.node_id, "score": round(c.score, 5), "kind": c.kind, "text": c.text}
-            for c in result.chunks
-        ]
+        retrieved = _retrieved(result.chunks, sources)
         version = self._chooser.choose(prompt_name(intent), intent.value) if self._chooser else None
         with timer.step("generate"):
             generated = (
@@ -142,9 +141,16 @@ class Pipeline:
                 if chunks or facts
                 else None
             )
-        return self._finish(
+        answer = self._finish(
             turn, question, standalone, expansions, intent, sources, generated, timer
-        ), retrieved
+        )
+        if facts_format:  # recorded so ratings can teach which rendering works
+            answer = replace(answer, choices={**answer.choices, "facts": facts_format})
+        return answer, retrieved
+
+    def _facts_format(self, intent: Intent) -> str:
+        chosen = self._chooser.choose(FACTS_CHOICE, intent.value) if self._chooser else None
+        return chosen or self._config.facts_format
 
     def _finish(
         self,
@@ -249,6 +255,30 @@ class Pipeline:
         timings = dict(answer.timings_ms)
         answer_id = self._answers.save_turn(turn, answer, retrieved=retrieved)
         return replace(answer, id=answer_id, timings_ms=timings)
+
+
+def _retrieved(chunks: Sequence[Retrieved], sources: Sequence[Source]) -> list[dict[str, Any]]:
+    """Everything retrieval brought back; what was sent to the model carries its [number]
+    and the text exactly as sent (definitions and graph facts included), so the stored
+    answer is a complete example for rewriting or retraining a prompt."""
+    sent = {s.chunk_id: s for s in sources}
+    out: list[dict[str, Any]] = []
+    for c in chunks:
+        row: dict[str, Any] = {
+            "chunk_id": c.node_id,
+            "score": round(c.score, 5),
+            "kind": c.kind,
+            "text": c.text,
+        }
+        if (s := sent.pop(c.node_id, None)) is not None:
+            row.update(number=s.number, text=s.text, title=s.title, location=s.location)
+        out.append(row)
+    out += [
+        {"chunk_id": s.chunk_id, "score": s.score, "kind": s.kind, "text": s.text}
+        | {"number": s.number, "title": s.title, "location": s.location}
+        for s in sent.values()
+    ]
+    return out
 
 
 def _definitions(

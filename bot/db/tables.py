@@ -127,3 +127,19 @@ channel_settings = sa.Table(
     sa.Column("require_mention", sa.Boolean, nullable=False, server_default=sa.false()),
     _timestamp("updated_at"),
 )
+
+job_runs = sa.Table(
+    "job_runs",
+    metadata,
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column("job", sa.Text, nullable=False),
+    sa.Column("scheduled_for", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("status", sa.Text, nullable=False, server_default="running"),
+    sa.Column("runner", sa.Text, nullable=False, server_default=""),
+    sa.Column("detail", sa.Text, nullable=False, server_default=""),
+    _timestamp("started_at"),
+    sa.Column("finished_at", sa.DateTime(timezone=True)),
+    sa.UniqueConstraint("job", "scheduled_for", name="uq_job_runs_slot"),
+    sa.CheckConstraint("status IN ('running', 'ok', 'failed')", name="ck_job_runs_status"),
+    sa.Index("ix_job_runs_started_at", "started_at"),
+)

@@ -9,8 +9,8 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.engine import Engine
 
-from bot.conversation.types import Answer, Turn
-from bot.db.tables import answer_deliveries, answers
+from bot.conversation.types import Answer, ThreadRef, Turn
+from bot.db.tables import answer_deliveries, answers, threads
 from bot.store.threads import append_in, thread_id_in
 
 
@@ -54,6 +54,15 @@ class AnswerStore:
                     answer_deliveries.c.message_id == message_id,
                 )
             ).scalar()
+
+    def thread_of(self, answer_id: int) -> ThreadRef | None:
+        """The conversation an answer belongs to (to follow up on it in the same place)."""
+        query = sa.select(
+            threads.c.platform, threads.c.workspace, threads.c.channel, threads.c.thread_key
+        ).join(answers, answers.c.thread_id == threads.c.id)
+        with self._engine.connect() as conn:
+            row = conn.execute(query.where(answers.c.id == answer_id)).first()
+        return ThreadRef(row.platform, row.workspace, row.channel, row.thread_key) if row else None
 
     def get(self, answer_id: int) -> dict[str, Any] | None:
         with self._engine.connect() as conn:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.engine import Engine
 
-from bot.db.tables import feedback
+from bot.db.tables import answers, feedback
 
 
 @dataclass(frozen=True)
@@ -24,19 +24,35 @@ class Rating:
 
 
 class FeedbackStore:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, *, max_answer_age: timedelta | None = None) -> None:
         self._engine = engine
+        self._max_answer_age = max_answer_age
 
     def rate(
         self, *, answer_id: int, platform: str, user_id: str, signal: str, rating: int
-    ) -> None:
-        """Set this user's rating; a later reaction replaces the earlier one."""
+    ) -> bool:
+        """Set this user's rating; a later reaction replaces the earlier one.
+
+        False, and nothing stored, when the answer does not exist (a reaction on some other
+        message) or is older than ratings are kept for: a vote on a months-old answer says
+        little about the prompts and knowledge serving today.
+        """
         if rating not in (-1, 1):
             raise ValueError(f"rating must be +1 or -1, not {rating}")
-        stmt = insert(feedback).values(
-            answer_id=answer_id, platform=platform, user_id=user_id, signal=signal, rating=rating
+        current = [answers.c.id == answer_id]
+        if self._max_answer_age is not None:
+            current.append(answers.c.created_at >= sa.func.now() - sa.literal(self._max_answer_age))
+        source = sa.select(
+            answers.c.id,
+            sa.literal(platform, sa.Text),
+            sa.literal(user_id, sa.Text),
+            sa.literal(signal, sa.Text),
+            sa.literal(rating, sa.SmallInteger),
+        ).where(*current)
+        new = insert(feedback).from_select(
+            ["answer_id", "platform", "user_id", "signal", "rating"], source
         )
-        stmt = stmt.on_conflict_do_update(
+        stmt = new.on_conflict_do_update(
             constraint="uq_feedback_user",
             set_={
                 "signal": signal,
@@ -45,9 +61,9 @@ class FeedbackStore:
                 # a new verdict's reason must be asked again; keep it when the sign holds
                 "reason": sa.case((feedback.c.rating == rating, feedback.c.reason), else_=None),
             },
-        )
+        ).returning(feedback.c.id)
         with self._engine.begin() as conn:
-            conn.execute(stmt)
+            return conn.execute(stmt).scalar() is not None
 
     def unrate(self, *, answer_id: int, platform: str, user_id: str, signal: str) -> bool:
         """Remove the rating if this signal set it (removing another emoji changes nothing)."""

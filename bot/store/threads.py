@@ -39,6 +39,13 @@ class ThreadStore:
         with self._engine.connect() as conn:
             return [HistoryTurn(role=r.role, text=r.text) for r in conn.execute(query)]
 
+    def exists(self, ref: ThreadRef) -> bool:
+        """True once the bot has answered in this thread (still true after `forget`, so a
+        forgotten thread keeps getting answers without a new mention)."""
+        with self._engine.connect() as conn:
+            found = conn.execute(sa.select(threads.c.id).where(*_matches(ref))).scalar()
+            return found is not None
+
     def forget(self, ref: ThreadRef) -> int:
         """Wipe a thread's stored turns; return how many were removed."""
         with self._engine.begin() as conn:
