@@ -35,6 +35,7 @@ class Settings(BaseSettings):
     llm_max_retries: int = Field(default=2, alias="KNOWBOT_LLM_MAX_RETRIES")
     judge_enabled: bool = Field(default=False, alias="KNOWBOT_JUDGE")
     embed_model: str = Field(default="all-MiniLM-L6-v2", alias="KNOWBOT_EMBED_MODEL")
+    embed_threads: int | None = Field(default=None, ge=1, alias="KNOWBOT_EMBED_THREADS")
 
     slack_bot_token: SecretStr | None = Field(default=None, alias="SLACK_BOT_TOKEN")
     slack_app_token: SecretStr | None = Field(default=None, alias="SLACK_APP_TOKEN")

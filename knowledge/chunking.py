@@ -472,7 +472,8 @@ class Outline:
         for found in candidates:
             if not _capitalised(found):
                 continue
-            where = self._fit(found, jump)
+            title, whole = _title(found, para)
+            where = self._fit(found, jump, whole)
             if where is None:
                 continue
             if not self._numbered_seen:
@@ -481,7 +482,6 @@ class Outline:
                     # above "3.1" an unnumbered heading stands in for the missing "3."
                     self.path = [h for h in self.path if h.level is not None]
                     where = len(self.path)
-            title, whole = _title(found, para)
             level = self.path[where].level if where < len(self.path) else None
             del self.path[where:]
             heading = Heading(found.number, title, found.style, found.value, whole, level)
@@ -490,27 +490,30 @@ class Outline:
             return self.path[-1]
         return None
 
-    def _fit(self, found: _Numbering, jump: int) -> int | None:
+    def _fit(self, found: _Numbering, jump: int, whole: bool = False) -> int | None:
         """Where in the path the heading goes, or None if it breaks the numbering.
 
         "4.1" right after "3.7" means the "4." heading was missed (often it is only bold
-        text): an untitled "4" is put in its place so 4.2, 5 and 5.1 still fit.
+        text): an untitled "4" is put in its place so 4.2, 5 and 5.1 still fit. A line that
+        is only a title may also skip a little ("3.2" after "2.2" in an excerpt of a
+        rulebook), which a numbered list item carrying text would not.
         """
         family, depth = found.style
         *prefix, last = found.value
+        opens = last == 1 or (whole and last <= jump)
         same = self._find(found.style)
         parent = self._find((family, depth - 1)) if depth > 1 else None
         if same is not None:
             *old_prefix, old_last = self.path[same].value
             if old_prefix == prefix:
                 return same if 0 < last - old_last <= jump else None
-            if parent is None and last == 1 and _next_prefix(old_prefix, prefix, jump):
+            if parent is None and opens and _next_prefix(old_prefix, prefix, jump):
                 return same  # numbered only at this depth: 1.1, 1.2, 2.1
         if parent is not None:
             parent_value = list(self.path[parent].value)
             if parent_value == prefix:
                 return parent + 1 if same is None and last <= 2 else None
-            if last == 1 and _next_prefix(parent_value, prefix, jump):  # its heading was missed
+            if opens and _next_prefix(parent_value, prefix, jump):  # its heading was missed
                 self.path[parent] = Heading(
                     ".".join(map(str, prefix)), "", (family, depth - 1), tuple(prefix)
                 )

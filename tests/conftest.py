@@ -102,3 +102,11 @@ def settings(db_url: URL, tmp_path: Path) -> Settings:
         DATABASE_URL=db_url.render_as_string(hide_password=False),
         KNOWBOT_DATA_DIR=str(tmp_path / "data"),
     )
+
+
+@pytest.fixture
+def knowledge_dir(tmp_path: Path) -> Path:
+    """The shared small policy knowledge base, written to this test's folder."""
+    from tests.fakes.knowledge_base import write_policy_kb
+
+    return write_policy_kb(tmp_path / "kb")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 from collections.abc import Awaitable, Callable
 
@@ -97,6 +98,10 @@ def _require(settings: Settings, *, slack: bool, socket: bool) -> None:
 def _run(
     settings: Settings, *, slack: bool, teams: bool, socket: bool, port: int | None, scheduler: bool
 ) -> None:
+    if settings.embed_threads is None:
+        # Leave a core to the event loop so acks stay fast while answers are embedded.
+        cores = os.cpu_count() or 2
+        settings = settings.model_copy(update={"embed_threads": max(1, cores - 1)})
     with open_services(settings) as services:
         services.pipeline  # noqa: B018  # load models and check the index before accepting traffic
         asyncio.run(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
@@ -21,6 +22,18 @@ class Rating:
     rating: int  # +1 or -1
     reason: str | None
     updated_at: datetime
+
+    @classmethod
+    def from_row(cls, row: Any) -> Rating:
+        return cls(
+            answer_id=row.answer_id,
+            platform=row.platform,
+            user_id=row.user_id,
+            signal=row.signal,
+            rating=row.rating,
+            reason=row.reason,
+            updated_at=row.updated_at,
+        )
 
 
 class FeedbackStore:
@@ -96,15 +109,4 @@ class FeedbackStore:
             rows = conn.execute(
                 sa.select(feedback).where(feedback.c.answer_id == answer_id).order_by(feedback.c.id)
             )
-            return [
-                Rating(
-                    answer_id=r.answer_id,
-                    platform=r.platform,
-                    user_id=r.user_id,
-                    signal=r.signal,
-                    rating=r.rating,
-                    reason=r.reason,
-                    updated_at=r.updated_at,
-                )
-                for r in rows
-            ]
+            return [Rating.from_row(r) for r in rows]

@@ -102,15 +102,5 @@ def _ratings(conn: sa.Connection, ids: list[int]) -> dict[int, list[Rating]]:
     out: dict[int, list[Rating]] = {}
     query = sa.select(feedback).where(feedback.c.answer_id.in_(ids)).order_by(feedback.c.id)
     for r in conn.execute(query):
-        out.setdefault(r.answer_id, []).append(
-            Rating(
-                answer_id=r.answer_id,
-                platform=r.platform,
-                user_id=r.user_id,
-                signal=r.signal,
-                rating=r.rating,
-                reason=r.reason,
-                updated_at=r.updated_at,
-            )
-        )
+        out.setdefault(r.answer_id, []).append(Rating.from_row(r))
     return out

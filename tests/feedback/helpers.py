@@ -15,40 +15,17 @@ from bot.db.tables import answers, feedback
 from bot.settings import Settings
 from bot.wiring import Services, open_services
 from knowledge.options import IngestOptions
+from tests.fakes.knowledge_base import write_policy_kb
 
-RULEBOOK = """HEALTH POLICY
-
-2.2 Room rent
-Room rent is covered up to 1% of sum insured per day for Plan A and 2% of sum insured per
-day for Plan B.
-
-3.2 Pre-existing diseases
-Expenses related to a pre-existing disease are covered after 36 months of continuous
-coverage from the first enrolment.
-
-5.2 Reimbursement claims
-Submit the claim form with original bills within 30 days of discharge. Claims are settled
-within 30 days of receiving the last document.
-"""
-GLOSSARY = (
-    "term,expansion,definition\nPED,pre-existing disease,A condition treated before enrolment.\n"
-)
 FACTS = "subject,relation,object\nPlan A,covers,road ambulance\nPlan A,excludes,maternity\n"
 MANIFEST = '[[source]]\npath = "facts.csv"\nkind = "triples"\n'
 
 
 def write_kb(folder: Path) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "policy.txt").write_text(RULEBOOK)
-    (folder / "glossary.csv").write_text(GLOSSARY)
+    write_policy_kb(folder)
     (folder / "facts.csv").write_text(FACTS)
     (folder / "knowbot-sources.toml").write_text(MANIFEST)
     return folder
-
-
-def bot_settings(base: Settings, **extra: str) -> Settings:
-    values = {"DATABASE_URL": base.database_url, "KNOWBOT_DATA_DIR": str(base.data_dir)}
-    return Settings(_env_file=None, KNOWBOT_EMBED_MODEL="hashing", **values, **extra)  # type: ignore[call-arg]
 
 
 @contextmanager

@@ -14,8 +14,9 @@ from typer.testing import CliRunner
 from bot.cli.main import app
 from bot.settings import Settings
 from bot.wiring import Services
+from tests.fakes.knowledge_base import bot_settings
 from tests.fakes.openai_server import FakeOpenAI, fake_openai
-from tests.feedback.helpers import ask, bot_settings, open_bot, rate, write_kb
+from tests.feedback.helpers import ask, open_bot, rate, write_kb
 
 V1_MARK = "the company's internal assistant"  # words only answer@v1's instructions use
 V2_MARK = "the internal help desk"  # and answer@v2's

@@ -13,7 +13,8 @@ from bot.db.tables import answer_deliveries
 from bot.feedback.reactions import Reactions
 from bot.settings import Settings
 from bot.wiring import Services
-from tests.feedback.helpers import ask, backdate_answer, bot_settings, open_bot, write_kb
+from tests.fakes.knowledge_base import bot_settings
+from tests.feedback.helpers import ask, backdate_answer, open_bot, write_kb
 
 BOT = "U_BOT"
 

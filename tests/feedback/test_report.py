@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 
 from bot.cli.main import app
 from bot.settings import Settings
-from tests.feedback.helpers import ask, backdate_ratings, bot_settings, open_bot, rate, write_kb
+from tests.fakes.knowledge_base import bot_settings
+from tests.feedback.helpers import ask, backdate_ratings, open_bot, rate, write_kb
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

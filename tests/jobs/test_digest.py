@@ -9,7 +9,8 @@ from bot.adapters.teams.proactive import post_activity
 from bot.jobs.digest import DIGEST_JOB
 from bot.jobs.runtime import build_scheduler
 from bot.settings import Settings
-from tests.feedback.helpers import ask, bot_settings, open_bot, rate, write_kb
+from tests.fakes.knowledge_base import bot_settings
+from tests.feedback.helpers import ask, open_bot, rate, write_kb
 from tests.jobs.fake_chat import fake_connector, fake_slack
 
 

@@ -23,7 +23,8 @@ from bot.jobs.runtime import JobScheduler, build_scheduler, start_scheduler
 from bot.settings import Settings
 from bot.store.job_runs import JobRun
 from bot.wiring import Services
-from tests.feedback.helpers import ask, bot_settings, open_bot, write_kb
+from tests.fakes.knowledge_base import bot_settings
+from tests.feedback.helpers import ask, open_bot, write_kb
 
 
 def age_thread(engine: sa.Engine, ref: ThreadRef, days: float) -> None:

@@ -22,49 +22,20 @@ from bot.settings import Settings
 from bot.wiring import Services, open_services
 from knowledge.options import IngestOptions
 from tests.adapters.slack.payloads import SECRET, signed_headers
+from tests.fakes.knowledge_base import bot_settings
 from tests.fakes.openai_server import free_port
 from tests.fakes.slack_server import FakeSlack
-
-RULEBOOK = """HEALTH POLICY
-
-2.2 Room rent
-Room rent is covered up to 1% of sum insured per day for Plan A and 2% of sum insured per
-day for Plan B.
-
-3.2 Pre-existing diseases
-Expenses related to a pre-existing disease are covered after 36 months of continuous
-coverage from the first enrolment.
-
-5.2 Reimbursement claims
-Submit the claim form with original bills within 30 days of discharge. Claims are settled
-within 30 days of receiving the last document.
-"""
-GLOSSARY = (
-    "term,expansion,definition\nPED,pre-existing disease,A condition treated before enrolment.\n"
-)
 
 
 def slack_settings(base: Settings, fake: FakeSlack, **extra: str) -> Settings:
     values = {
-        "DATABASE_URL": base.database_url,
-        "KNOWBOT_DATA_DIR": str(base.data_dir),
-        "KNOWBOT_EMBED_MODEL": "hashing",
         "SLACK_BOT_TOKEN": "xoxb-test-token",
         "SLACK_APP_TOKEN": "xapp-test-token",
         "SLACK_SIGNING_SECRET": SECRET,
         "SLACK_API_URL": fake.api_url,
         "KNOWBOT_SLACK_POST_INTERVAL_S": "0",
     }
-    return Settings(_env_file=None, **{**values, **extra})  # type: ignore[arg-type]
-
-
-@pytest.fixture
-def knowledge_dir(tmp_path: Path) -> Path:
-    folder = tmp_path / "kb"
-    folder.mkdir()
-    (folder / "policy.txt").write_text(RULEBOOK)
-    (folder / "glossary.csv").write_text(GLOSSARY)
-    return folder
+    return bot_settings(base, **{**values, **extra})
 
 
 @pytest.fixture

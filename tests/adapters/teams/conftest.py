@@ -21,31 +21,10 @@ from bot.settings import Settings
 from bot.wiring import Services, open_services
 from knowledge.options import IngestOptions
 from tests.fakes.bot_connector import FakeConnector, fake_connector
+from tests.fakes.knowledge_base import bot_settings
 from tests.fakes.openai_server import serve_app
 
-RULEBOOK = """HEALTH POLICY
-
-2.2 Room rent
-Room rent is covered up to 1% of sum insured per day for Plan A and 2% of sum insured per
-day for Plan B.
-
-3.2 Pre-existing diseases
-Expenses related to a pre-existing disease are covered after 36 months of continuous
-coverage from the first enrolment.
-
-5.2 Reimbursement claims
-Submit the claim form with original bills within 30 days of discharge. Claims are settled
-within 30 days of receiving the last document.
-"""
-GLOSSARY = (
-    "term,expansion,definition\nPED,pre-existing disease,A condition treated before enrolment.\n"
-)
 FAST = TeamsOptions(retry_delays_s=(0.05, 0.1, 0.2), typing_interval_s=0.5)
-
-
-def bot_settings(base: Settings, **extra: str) -> Settings:
-    values = {"DATABASE_URL": base.database_url, "KNOWBOT_DATA_DIR": str(base.data_dir)}
-    return Settings(_env_file=None, KNOWBOT_EMBED_MODEL="hashing", **values, **extra)  # type: ignore[call-arg]
 
 
 @dataclass
@@ -74,15 +53,6 @@ class TeamsBot:
         with self.services.db.engine.connect() as conn:
             rows = conn.execute(sa.text("SELECT * FROM answers ORDER BY id"))
             return [dict(r._mapping) for r in rows]
-
-
-@pytest.fixture
-def knowledge_dir(tmp_path: Path) -> Path:
-    folder = tmp_path / "kb"
-    folder.mkdir()
-    (folder / "policy.txt").write_text(RULEBOOK)
-    (folder / "glossary.csv").write_text(GLOSSARY)
-    return folder
 
 
 @pytest.fixture

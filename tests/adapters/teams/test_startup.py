@@ -13,7 +13,7 @@ from bot.cli.main import app as cli
 from bot.errors import KnowbotError
 from bot.settings import Settings
 from bot.wiring import open_services
-from tests.adapters.teams.conftest import bot_settings
+from tests.fakes.knowledge_base import bot_settings
 
 
 def test_an_app_id_without_its_password_is_refused(settings: Settings) -> None:
