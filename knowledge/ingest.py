@@ -13,12 +13,13 @@ import logging
 import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 from knowledge.documents import ChunkDraft, ChunkKind, GlossaryEntry, Triple
 from knowledge.embeddings import Embedder
@@ -237,10 +238,9 @@ class Ingestor:
         stored_ids = set(stored.values())
         fresh = [r for r in records if r.node_id not in stored_ids]
         gone = sorted(stored_ids - {r.node_id for r in records})
-        embedded = self._embed(fresh, uri, progress)
         with self._engine.begin() as conn:  # the whole source, or nothing
             self._chunks.delete_nodes(conn, gone)
-            self._chunks.add(conn, embedded, source_ref=f"source:{source_id}")
+            self._embed_and_add(conn, fresh, f"source:{source_id}", uri, progress)
             if kind == SourceKind.GLOSSARY:
                 glossary_store.replace(
                     conn, source_id=source_id, scope=options.scope, entries=loaded.glossary
@@ -252,20 +252,38 @@ class Ingestor:
             source_store.mark_ok(conn, source_id, content_hash=digest, chunk_count=len(records))
         report.chunks, report.added, report.removed = len(records), len(fresh), len(gone)
 
-    def _embed(
-        self, records: list[_Pending], uri: str, progress: Progress | None
-    ) -> list[ChunkRecord]:
-        out: list[ChunkRecord] = []
-        for start in range(0, len(records), EMBED_BATCH):
-            batch = records[start : start + EMBED_BATCH]
-            vectors = self._embedder.embed_documents([p.embed_text for p in batch])
-            out.extend(
-                ChunkRecord(p.node_id, p.text, p.metadata, v)
-                for p, v in zip(batch, vectors, strict=True)
-            )
-            if progress:
-                progress(Path(uri).name or uri, len(out), len(records))
-        return out
+    def _embed_and_add(
+        self,
+        conn: Connection,
+        records: list[_Pending],
+        source_ref: str,
+        uri: str,
+        progress: Progress | None,
+    ) -> None:
+        """Embed in batches; each batch is inserted while the next one is embedded.
+
+        Postgres maintains the HNSW and full-text indexes in its own process while the
+        model computes, so the two overlap. Everything stays inside the caller's
+        transaction: an interruption leaves nothing of this source behind.
+        """
+        done = 0
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-insert") as writer:
+            pending: Future[None] | None = None
+            for start in range(0, len(records), EMBED_BATCH):
+                batch = records[start : start + EMBED_BATCH]
+                vectors = self._embedder.embed_documents([p.embed_text for p in batch])
+                rows = [
+                    ChunkRecord(p.node_id, p.text, p.metadata, v)
+                    for p, v in zip(batch, vectors, strict=True)
+                ]
+                if pending is not None:
+                    pending.result()
+                pending = writer.submit(self._chunks.add, conn, rows, source_ref=source_ref)
+                done += len(batch)
+                if progress:
+                    progress(Path(uri).name or uri, done, len(records))
+            if pending is not None:
+                pending.result()
 
     def _record_failure(
         self, uri: str, kind: SourceKind, options: IngestOptions, reason: str, report: SourceReport

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from llama_index.core.schema import BaseNode, NodeRelationship, RelatedNodeInfo, TextNode
+from llama_index.core.schema import NodeRelationship, RelatedNodeInfo, TextNode
 from llama_index.core.vector_stores.types import (
     FilterOperator,
     MetadataFilter,
@@ -21,6 +21,7 @@ from llama_index.core.vector_stores.types import (
     VectorStoreQuery,
     VectorStoreQueryMode,
 )
+from llama_index.core.vector_stores.utils import node_to_metadata_dict
 from llama_index.vector_stores.postgres import PGVectorStore
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -82,20 +83,33 @@ class ChunkStore:
     # --- writing -------------------------------------------------------------------------
 
     def add(self, conn: Connection, records: Sequence[ChunkRecord], *, source_ref: str) -> None:
-        """Insert chunks on `conn` (inside the caller's transaction)."""
+        """Insert chunks on `conn` (inside the caller's transaction).
+
+        Rows are exactly what PGVectorStore.add writes (its node serialisation, its
+        columns), inserted in one multi-row statement instead of one ORM object per chunk:
+        the ORM path cost a quarter of ingest time next to the embedding model.
+        """
         if not records:
             return
-        nodes: list[BaseNode] = [
-            TextNode(
+        rows = []
+        for r in records:
+            node = TextNode(
                 id_=r.node_id,
                 text=r.text,
                 metadata=r.metadata,
-                embedding=r.embedding,
                 relationships={NodeRelationship.SOURCE: RelatedNodeInfo(node_id=source_ref)},
             )
-            for r in records
-        ]
-        self._vector_store(conn).add(nodes)
+            rows.append(
+                {
+                    "node_id": r.node_id,
+                    "text": r.text,
+                    "embedding": r.embedding,
+                    "metadata_": node_to_metadata_dict(
+                        node, remove_text=True, flat_metadata=self._reader.flat_metadata
+                    ),
+                }
+            )
+        conn.execute(sa.insert(chunks), rows)
 
     def delete_nodes(self, conn: Connection, node_ids: Sequence[str]) -> int:
         if not node_ids:
