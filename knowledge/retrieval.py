@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,6 +89,8 @@ class Retriever:
         self._embedder = embedder
         self._dense_pool = dense_pool
         self._sparse_pool = sparse_pool
+        # a question's full-text query runs beside its dense query
+        self._side = ThreadPoolExecutor(max_workers=8, thread_name_prefix="kb-fulltext")
         self._weights = weights or FusionWeights()
 
     def retrieve(
@@ -104,20 +107,28 @@ class Retriever:
         if not scopes or not query.strip():
             return RetrievalResult([], timings)
         dense: list[ChunkHit] = []
-        sparse: list[ChunkHit] = []
-        if mode in ("hybrid", "dense"):
-            started = time.perf_counter()
-            vector = query_embedding or self._embedder.embed_query(query)
+        vector = query_embedding
+        if mode in ("hybrid", "dense") and vector is None:
+            started = time.perf_counter()  # before the database work: on two cores the
+            vector = self._embedder.embed_query(query)  # model and Postgres would compete
             timings["embed_query"] = _ms(started)
+        sparse: Future[list[ChunkHit]] | None = None
+        if mode in ("hybrid", "sparse"):  # the two queries run side by side in Postgres
+            sparse = self._side.submit(self._sparse, query, scopes, timings)
+        if vector is not None and mode in ("hybrid", "dense"):
             started = time.perf_counter()
             dense = self._chunks.dense(vector, scopes=scopes, limit=self._dense_pool)
             timings["dense"] = _ms(started)
-        if mode in ("hybrid", "sparse"):
-            started = time.perf_counter()
-            sparse = self._chunks.sparse(query, scopes=scopes, limit=self._sparse_pool)
-            timings["sparse"] = _ms(started)
-        fused = fuse(dense, sparse, self._weights)
+        fused = fuse(dense, sparse.result() if sparse else [], self._weights)
         return RetrievalResult(apply_budget(dedupe(fused), budget), timings)
+
+    def _sparse(
+        self, query: str, scopes: Sequence[str], timings: dict[str, float]
+    ) -> list[ChunkHit]:
+        started = time.perf_counter()
+        hits = self._chunks.sparse(query, scopes=scopes, limit=self._sparse_pool)
+        timings["sparse"] = _ms(started)
+        return hits
 
 
 def fuse(dense: list[ChunkHit], sparse: list[ChunkHit], weights: FusionWeights) -> list[Retrieved]:
