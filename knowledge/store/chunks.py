@@ -141,8 +141,8 @@ class ChunkStore:
         """Full-text candidates ranked by ts_rank: any of the query's words may match.
 
         Plain SQL on the store's table rather than PGVectorStore's text mode, which builds
-        a new statement type on every call (no statement cache) and rebuilds a LlamaIndex
-        node per row; with a hundred candidates that was most of a question's latency.
+        a new statement type on every call (so nothing is cached), fetches each row's JSON
+        copy of the node and rebuilds a LlamaIndex node per row.
         """
         terms = _OR_QUERY.sub(" ", text).strip()
         if not terms or not scopes:
@@ -150,25 +150,17 @@ class ChunkStore:
         query = sa.func.to_tsquery(
             sa.literal_column("'english'::regconfig"), terms.replace(" ", "|")
         )
-        matched = (  # words first (GIN index), scope second: scopes are rarely selective
-            sa.select(chunks.c.node_id, chunks.c.text, chunks.c.metadata_, chunks.c.text_search_tsv)
-            .where(chunks.c.text_search_tsv.op("@@")(query))
-            .cte("matched")
-            .prefix_with("MATERIALIZED")
-        )
-        rank = sa.func.ts_rank(matched.c.text_search_tsv, query).label("rank")
-        # LlamaIndex keeps a JSON copy of the whole node in each row: not fetched.
-        lean = matched.c.metadata_.op("-")(sa.literal("_node_content")).label("metadata")
+        rank = sa.func.ts_rank(chunks.c.text_search_tsv, query).label("rank")
         stmt = (
-            sa.select(matched.c.node_id, matched.c.text, lean, rank)
-            .where(matched.c.metadata_["scope"].astext.in_([check_scope(s) for s in scopes]))
+            sa.select(chunks.c.node_id, chunks.c.text, _LEAN_METADATA, rank)
+            .where(
+                chunks.c.text_search_tsv.op("@@")(query),
+                chunks.c.metadata_["scope"].astext.in_([check_scope(s) for s in scopes]),
+            )
             .order_by(rank.desc())
             .limit(limit)
         )
-        with self._engine.begin() as conn:
-            # The planner underestimates what OR-ed words share and may scan the whole table;
-            # the GIN index finds the candidates in a few milliseconds at any size.
-            conn.execute(sa.text("SET LOCAL enable_seqscan = off"))
+        with self._engine.connect() as conn:
             return [
                 ChunkHit(r.node_id, r.text, _public(r.metadata or {}), float(r.rank))
                 for r in conn.execute(stmt)
@@ -184,6 +176,8 @@ class ChunkStore:
 
 # PGVectorStore's rule: punctuation (but a dot inside a word) separates words.
 _OR_QUERY = re.compile(r"(?!\b\.\b)\W+")
+# LlamaIndex keeps a JSON copy of the whole node in each row: never fetched here.
+_LEAN_METADATA = chunks.c.metadata_.op("-")(sa.literal("_node_content")).label("metadata")
 _LLAMA_KEYS = frozenset({"document_id", "doc_id", "ref_doc_id"})
 
 
