@@ -7,7 +7,7 @@ from pathlib import Path
 from bot.errors import KnowbotError
 from bot.settings import Settings
 from knowledge.embeddings import LOCAL_DEFAULT, Embedder, HashingEmbedder, LocalEmbedder
-from knowledge.llm import ChatModel, OpenAIChat
+from knowledge.llm import ChatModel, OpenAIChat, OpenAIEndpoint
 
 HASHING_MODEL = "hashing"  # a deterministic fake for tests and demos without torch
 
@@ -21,12 +21,7 @@ def build_embedder(settings: Settings) -> Embedder:
     if settings.llm_configured:
         from knowledge.embeddings import OpenAIEmbedder
 
-        return OpenAIEmbedder(
-            name,
-            api_key=_secret(settings),
-            base_url=settings.openai_base_url,
-            timeout_s=settings.llm_timeout_s,
-        )
+        return OpenAIEmbedder(name, _endpoint(settings))
     raise KnowbotError(
         f"KNOWBOT_EMBED_MODEL={name!r} is not the bundled {LOCAL_DEFAULT} or a local model "
         "folder, and no OpenAI-compatible endpoint is configured (OPENAI_BASE_URL / "
@@ -38,15 +33,14 @@ def build_chat_model(settings: Settings) -> ChatModel | None:
     """None means: no language model; answers are extractive."""
     if not settings.llm_configured:
         return None
-    return OpenAIChat(
-        settings.llm_model,
-        api_key=_secret(settings),
+    return OpenAIChat(settings.llm_model, _endpoint(settings))
+
+
+def _endpoint(settings: Settings) -> OpenAIEndpoint:
+    key = settings.openai_api_key
+    return OpenAIEndpoint(
+        api_key=key.get_secret_value() if key is not None else None,
         base_url=settings.openai_base_url,
         timeout_s=settings.llm_timeout_s,
         max_retries=settings.llm_max_retries,
     )
-
-
-def _secret(settings: Settings) -> str | None:
-    key = settings.openai_api_key
-    return key.get_secret_value() if key is not None else None

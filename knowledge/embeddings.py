@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from knowledge.errors import SourceError
+from knowledge.llm import OpenAIEndpoint
 
 LOCAL_DEFAULT = "all-MiniLM-L6-v2"
 
@@ -95,27 +96,11 @@ def _load_sentence_transformer(model_name: str, threads: int | None) -> Any:
 class OpenAIEmbedder:
     """Any OpenAI-compatible `/embeddings` endpoint (the openai client retries with backoff)."""
 
-    def __init__(
-        self,
-        model_name: str,
-        *,
-        api_key: str | None,
-        base_url: str | None,
-        timeout_s: float = 30.0,
-        max_retries: int = 3,
-        batch_size: int = 128,
-    ) -> None:
-        from openai import OpenAI
-
+    def __init__(self, model_name: str, endpoint: OpenAIEndpoint, *, batch_size: int = 128) -> None:
         self.model_name = model_name
         self.dim = 0  # learnt from the first response
         self._batch_size = batch_size
-        self._client = OpenAI(
-            api_key=api_key or "not-needed",
-            base_url=base_url,
-            timeout=timeout_s,
-            max_retries=max_retries,
-        )
+        self._client = endpoint.client()
 
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
         out: list[list[float]] = []

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 import prompts
 
@@ -19,25 +20,30 @@ class ChatModel(Protocol):
     def complete(self, system: str, user: str, *, max_tokens: int = 700) -> str: ...
 
 
-class OpenAIChat:
-    def __init__(
-        self,
-        model_name: str,
-        *,
-        api_key: str | None,
-        base_url: str | None,
-        timeout_s: float = 30.0,
-        max_retries: int = 2,
-    ) -> None:
+@dataclass(frozen=True)
+class OpenAIEndpoint:
+    """Where an OpenAI-compatible API lives; local servers often need no key."""
+
+    api_key: str | None
+    base_url: str | None
+    timeout_s: float = 30.0
+    max_retries: int = 2
+
+    def client(self) -> Any:
         from openai import OpenAI
 
-        self.model_name = model_name
-        self._client = OpenAI(
-            api_key=api_key or "not-needed",
-            base_url=base_url,
-            timeout=timeout_s,
-            max_retries=max_retries,
+        return OpenAI(
+            api_key=self.api_key or "not-needed",
+            base_url=self.base_url,
+            timeout=self.timeout_s,
+            max_retries=self.max_retries,
         )
+
+
+class OpenAIChat:
+    def __init__(self, model_name: str, endpoint: OpenAIEndpoint) -> None:
+        self.model_name = model_name
+        self._client = endpoint.client()
 
     def complete(self, system: str, user: str, *, max_tokens: int = 700) -> str:
         import openai
