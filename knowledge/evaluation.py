@@ -82,7 +82,7 @@ def corpus_drafts(data: BeirSet) -> list[ChunkDraft]:
                     kind=ChunkKind.RULEBOOK,
                     text=body[start : start + MAX_CHARS],
                     title=title or doc_id,
-                    metadata={"doc_id": doc_id},
+                    metadata={"corpus_id": doc_id},
                 )
             )
     return drafts
@@ -130,7 +130,7 @@ def _score(
         started = time.perf_counter()
         result = retriever.retrieve(text, scopes=[scope], budget=EVAL_BUDGET, mode=mode)
         latencies.append((time.perf_counter() - started) * 1000)
-        ranked = _doc_ranking([str(c.metadata.get("doc_id")) for c in result.chunks])
+        ranked = _doc_ranking([str(c.metadata.get("corpus_id")) for c in result.chunks])
         relevant = data.qrels[qid]
         for k in hits_at:
             hits_at[k] += bool(relevant & set(ranked[:k]))

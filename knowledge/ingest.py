@@ -126,6 +126,7 @@ class Ingestor:
             for file in files:
                 file_options = options_for(manifest.get(file.resolve()), options)
                 summary.reports.append(self._ingest_file(file, file_options, progress))
+        self._refresh_stats(summary.reports)
         summary.seconds = time.perf_counter() - started
         return summary
 
@@ -147,6 +148,7 @@ class Ingestor:
             return json.dumps(rows, sort_keys=True, default=str).encode()
 
         report = self._ingest_source(uri, SourceKind.ROWS, options, content, load, progress)
+        self._refresh_stats([report])
         return IngestSummary(reports=[report], seconds=time.perf_counter() - started)
 
     def ingest_loaded(
@@ -160,7 +162,9 @@ class Ingestor:
         """Ingest chunks produced elsewhere (an evaluation corpus, a generated document)."""
         check_scope(options.scope)
         content = json.dumps([[d.key, d.text] for d in loaded.drafts]).encode()
-        return self._ingest_source(uri, kind, options, lambda: content, lambda: loaded, progress)
+        report = self._ingest_source(uri, kind, options, lambda: content, lambda: loaded, progress)
+        self._refresh_stats([report])
+        return report
 
     def remove_scope(self, scope: str) -> int:
         """Delete everything in a scope (used by the retrieval evaluation's throwaway scope)."""
@@ -168,6 +172,12 @@ class Ingestor:
             for source in source_store.list_sources(conn, scope=scope):
                 self._chunks.delete_source(conn, source.id)
             return source_store.delete_scope(conn, scope)
+
+    def _refresh_stats(self, reports: Sequence[SourceReport]) -> None:
+        """Word statistics for the full-text search follow what this run changed."""
+        if any(r.status in ("new", "changed", "removed") for r in reports):
+            with self._engine.begin() as conn:
+                self._chunks.refresh_term_stats(conn)
 
     # --- one source -------------------------------------------------------------------------
 

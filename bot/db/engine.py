@@ -68,8 +68,9 @@ def describe_url(url: URL) -> str:
 
 
 # pgvector 0.8: keep scanning the HNSW graph until filtered queries (by scope) have enough
-# rows, instead of returning short result lists.
-SESSION_OPTIONS = "-c hnsw.iterative_scan=relaxed_order"
+# rows, instead of returning short result lists; a candidate list of 100 (the default 40 is
+# below the 50 candidates the retriever asks for).
+SESSION_OPTIONS = "-c hnsw.iterative_scan=relaxed_order -c hnsw.ef_search=100"
 
 
 def create_engine(url: URL, *, pool_size: int = 5) -> Engine:

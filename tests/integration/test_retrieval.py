@@ -1,0 +1,85 @@
+"""The retriever's two searches on the real Postgres: what they find and how they rank."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from llama_index.core.vector_stores.types import (
+    FilterOperator,
+    MetadataFilter,
+    MetadataFilters,
+    VectorStoreQuery,
+)
+from sqlalchemy.engine import URL, Engine
+
+from knowledge.options import IngestOptions
+from knowledge.store import fulltext
+from knowledge.store.chunks import ChunkRecord
+from tests.integration.knowledge_fixtures import make_knowledge
+
+
+def write_rulebooks(folder: Path) -> Path:
+    """Thirty rules that say 'policy' three times each, and one about subrogation."""
+    for n in range(1, 31):
+        (folder / f"rule{n}.txt").write_text(
+            f"Policy rule {n}. The policy pays benefit number {n} once a year under this policy.",
+            encoding="utf-8",
+        )
+    (folder / "recovery.txt").write_text(
+        "Recovery from third parties. Subrogation applies after any claim is paid.",
+        encoding="utf-8",
+    )
+    return folder
+
+
+def test_full_text_ranks_a_rare_word_above_a_word_every_chunk_has(
+    engine: Engine, db_url: URL, tmp_path: Path
+) -> None:
+    kb = make_knowledge(engine, db_url)
+    kb.ingestor.ingest_paths([write_rulebooks(tmp_path)], IngestOptions())
+    hits = kb.retriever.retrieve("policy subrogation", scopes=["default"], mode="sparse").chunks
+    # Postgres' ts_rank alone would put the rules that say 'policy' three times first
+    assert "Subrogation applies" in hits[0].text
+
+
+def test_word_statistics_come_from_postgres_after_an_ingest(
+    engine: Engine, db_url: URL, tmp_path: Path
+) -> None:
+    kb = make_knowledge(engine, db_url)
+    kb.ingestor.ingest_paths([write_rulebooks(tmp_path)], IngestOptions())
+    with engine.connect() as conn:
+        stats = fulltext.load_stats(conn)
+        words = fulltext.lexemes(conn, "Policy subrogation")
+    assert words == ["polici", "subrog"]
+    assert stats.rows == kb.chunks.count()
+    assert stats.share_of("polici") > 0.9
+    assert stats.idf("subrog") > stats.idf("polici")
+
+
+def test_llamaindex_reads_the_rows_the_store_writes(
+    engine: Engine, db_url: URL, tmp_path: Path
+) -> None:
+    kb = make_knowledge(engine, db_url)
+    kb.ingestor.ingest_paths([write_rulebooks(tmp_path)], IngestOptions(scope="hr"))
+    vector = kb.embedder.embed_query("Subrogation applies after any claim is paid.")
+    ours = kb.chunks.dense(vector, scopes=["hr"], limit=3)
+    scope = MetadataFilter(key="scope", value=["hr"], operator=FilterOperator.IN)
+    theirs = kb.chunks.llama_index.query(
+        VectorStoreQuery(
+            query_embedding=vector, similarity_top_k=3, filters=MetadataFilters(filters=[scope])
+        )
+    )
+    assert theirs.nodes and [n.node_id for n in theirs.nodes] == [h.node_id for h in ours]
+    assert theirs.nodes[0].get_content() == ours[0].text
+    assert theirs.nodes[0].metadata["location"] == ours[0].metadata["location"]
+    assert theirs.similarities == pytest.approx([h.score for h in ours], abs=1e-5)
+
+
+def test_metadata_that_llamaindex_would_overwrite_is_refused(engine: Engine, db_url: URL) -> None:
+    kb = make_knowledge(engine, db_url)
+    record = ChunkRecord(
+        "n1", "text", {"doc_id": "mine", "scope": "default"}, [0.0] * kb.chunks.dim
+    )
+    with engine.begin() as conn, pytest.raises(ValueError, match="doc_id"):
+        kb.chunks.add(conn, [record], source_ref="s1")
