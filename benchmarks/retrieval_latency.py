@@ -21,7 +21,7 @@ from bot.db.engine import create_async_engine
 from knowledge.embeddings import HashingEmbedder
 from knowledge.retrieval import DEFAULT_BUDGET
 from knowledge.service import open_knowledge
-from knowledge.store import index_meta
+from knowledge.store import fulltext, index_meta
 
 DIM = 384
 
@@ -69,7 +69,7 @@ def fill(
         started = time.perf_counter()
         index_meta.create_vector_index(conn)
         print(f"HNSW index over {n} chunks built in {time.perf_counter() - started:.0f} s")
-        conn.execute(sa.text("ANALYZE data_kb_chunks"))
+        fulltext.refresh_stats(conn)  # as an ingest does when it changed chunks
 
 
 def main(n: int = 100_000, queries: int = 200) -> None:
