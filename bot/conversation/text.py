@@ -11,7 +11,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from nltk.stem import PorterStemmer
 from nltk.tokenize import NLTKWordTokenizer
@@ -48,6 +48,15 @@ def _word_tokenizer() -> NLTKWordTokenizer:
 
 
 _stemmer = PorterStemmer()
+# The same retrieved chunks are read by several checks for every answer, and again by later
+# questions: tokenising them once keeps scoring to a few milliseconds.
+TEXT_CACHE = 4096
+
+
+def clear_caches() -> None:
+    """Forget tokenised texts (benchmarks measure a question whose chunks are all new)."""
+    for cached in (_sentences, _words, _content_words, _number_mentions):
+        cached.cache_clear()
 
 
 def sentences(text: str) -> list[str]:
@@ -56,13 +65,18 @@ def sentences(text: str) -> list[str]:
     Punkt reads "Plan A." as an initial and would glue the next sentence on, so a single
     capital letter after a space also ends a sentence when a capital follows.
     """
+    return list(_sentences(text))
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _sentences(text: str) -> tuple[str, ...]:
     splitter = _sentence_splitter()
     out: list[str] = []
     for block in _blocks(text):
         flat = _BULLET_MARK.sub("", " ".join(block.split()))
         for sentence in splitter.tokenize(flat):
             out.extend(p.strip() for p in _AFTER_ID.split(sentence) if p.strip())
-    return out
+    return tuple(out)
 
 
 def _blocks(text: str) -> list[str]:
@@ -91,9 +105,14 @@ def _is_heading(line: str, following: str) -> bool:
 
 def words(text: str) -> list[str]:
     """Word and number tokens in their original case, punctuation and clitics dropped."""
+    return list(_words(text))
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _words(text: str) -> tuple[str, ...]:
     text = text.replace("’", "'")
     tokens = _word_tokenizer().tokenize(text)
-    return [t for t in tokens if _WORDLIKE.search(t) and t[0] != "'" and t.lower() != "n't"]
+    return tuple(t for t in tokens if _WORDLIKE.search(t) and t[0] != "'" and t.lower() != "n't")
 
 
 @cache
@@ -111,13 +130,18 @@ def normalise_word(word: str) -> str:
 
 def content_words(text: str) -> list[str]:
     """Normalised words that carry meaning: no stopwords, punctuation or bare numbers."""
+    return list(_content_words(text))
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _content_words(text: str) -> tuple[str, ...]:
     stop = stopwords()
     out: list[str] = []
-    for token in words(text):
+    for token in _words(text):
         for part in token.lower().split("-"):  # "pre-existing" also meets "existing"
             if len(part) > 1 and part not in stop and any(c.isalpha() for c in part):
                 out.append(normalise_word(part))
-    return out
+    return tuple(out)
 
 
 # ---- numbers -------------------------------------------------------------------------------
@@ -198,13 +222,18 @@ def number_mentions(text: str) -> list[NumberMention]:
     so only a parenthesised amount with a decimal point, thousands separator, currency or
     percent sign is read as an accounting negative.
     """
+    return list(_number_mentions(text))
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _number_mentions(text: str) -> tuple[NumberMention, ...]:
     scrubbed = _LINE_NUMBERING.sub(_blank, _NOT_QUANTITIES.sub(_blank, text))
     out: list[NumberMention] = []
     for m in _NUMBER.finditer(scrubbed):
         mention = _mention(scrubbed, m)
         if mention is not None:
             out.append(mention)
-    return out
+    return tuple(out)
 
 
 def _mention(text: str, m: re.Match[str]) -> NumberMention | None:
