@@ -17,7 +17,12 @@ def build_embedder(settings: Settings) -> Embedder:
     if name == HASHING_MODEL:
         return HashingEmbedder(model_name=HASHING_MODEL)
     if name == LOCAL_DEFAULT or Path(name).expanduser().is_dir():
-        return LocalEmbedder(name, threads=settings.embed_threads)
+        return LocalEmbedder(
+            name,
+            threads=settings.embed_threads,
+            runtime=settings.embed_runtime,
+            cache_dir=settings.data_dir / "models",
+        )
     if settings.llm_configured:
         from knowledge.embeddings import OpenAIEmbedder
 

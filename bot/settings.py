@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import platformdirs
 from pydantic import Field, SecretStr, field_validator
@@ -36,6 +36,8 @@ class Settings(BaseSettings):
     judge_enabled: bool = Field(default=False, alias="KNOWBOT_JUDGE")
     embed_model: str = Field(default="all-MiniLM-L6-v2", alias="KNOWBOT_EMBED_MODEL")
     embed_threads: int | None = Field(default=None, ge=1, alias="KNOWBOT_EMBED_THREADS")
+    # the bundled model through ONNX Runtime (same vectors, about twice as fast) or PyTorch
+    embed_runtime: Literal["onnx", "torch"] = Field(default="onnx", alias="KNOWBOT_EMBED_RUNTIME")
 
     slack_bot_token: SecretStr | None = Field(default=None, alias="SLACK_BOT_TOKEN")
     slack_app_token: SecretStr | None = Field(default=None, alias="SLACK_APP_TOKEN")
