@@ -17,14 +17,15 @@ warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 
 def timed_open(data_dir: Path) -> float:
     started = time.perf_counter()
-    db = open_database(Settings(_env_file=None, KNOWBOT_DATA_DIR=str(data_dir)))  # type: ignore[call-arg]
+    db = open_database(Settings(_env_file=None, KNOWBOT_DATA_DIR=data_dir))  # type: ignore[call-arg]
     elapsed = time.perf_counter() - started
     db.close()
     return elapsed
 
 
 def main(runs: int = 3) -> None:
-    cold, warm = [], []
+    cold: list[float] = []
+    warm: list[float] = []
     for _ in range(runs):
         folder = Path(tempfile.mkdtemp(prefix="knowbot-start-"))
         try:

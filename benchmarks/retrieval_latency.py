@@ -12,8 +12,10 @@ import random
 import sys
 import time
 import uuid
+from typing import Any, cast
 
 import numpy as np
+import psycopg
 import sqlalchemy as sa
 
 from benchmarks.setup import bench_database, report
@@ -46,10 +48,10 @@ def fill(
     with engine.begin() as conn:
         index_meta.record(conn, index_meta.IndexInfo(model, DIM))
         conn.execute(sa.text("DROP INDEX IF EXISTS kb_chunks_embedding"))
-        raw = conn.connection.dbapi_connection
+        raw = cast(psycopg.Connection[Any], conn.connection.dbapi_connection)
         with (
             raw.cursor() as cur,
-            cur.copy(  # type: ignore[union-attr]
+            cur.copy(
                 "COPY data_kb_chunks (text, metadata_, node_id, embedding) FROM STDIN"
             ) as copy,
         ):

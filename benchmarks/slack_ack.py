@@ -244,7 +244,7 @@ def main() -> None:
         }
         if args.hashing:
             env["KNOWBOT_EMBED_MODEL"] = "hashing"
-        with open_services(Settings(_env_file=None, **env)) as services:  # type: ignore[arg-type]
+        with open_services(Settings(_env_file=None, **env)) as services:  # type: ignore[call-arg, arg-type]
             report = services.knowledge.ingestor.ingest_paths([EXAMPLES], IngestOptions())
             print(f"ingested {report.chunks} chunks from {EXAMPLES}")
         logs = args.logs or Path(tmp)

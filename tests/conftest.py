@@ -100,7 +100,7 @@ def settings(db_url: URL, tmp_path: Path) -> Settings:
     return Settings(
         _env_file=None,  # type: ignore[call-arg]
         DATABASE_URL=db_url.render_as_string(hide_password=False),
-        KNOWBOT_DATA_DIR=str(tmp_path / "data"),
+        KNOWBOT_DATA_DIR=tmp_path / "data",
     )
 
 

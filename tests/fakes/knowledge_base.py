@@ -41,4 +41,4 @@ def bot_settings(base: Settings, **extra: str) -> Settings:
         "KNOWBOT_EMBED_MODEL": "hashing",
         **extra,
     }
-    return Settings(_env_file=None, **values)  # type: ignore[arg-type]
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg, arg-type]

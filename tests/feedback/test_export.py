@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import cast
 
 import pytest
 from typer.testing import CliRunner
@@ -73,7 +74,7 @@ def test_jsonl_has_everything_needed_to_rewrite_the_prompt(
     ]
     assert liked["intent"] and liked["model"] == "extractive"
     assert liked["prompt"] == f"{liked['prompt_name']}@{liked['prompt_version']}"
-    assert set(liked["scores"]) == CHECKS  # type: ignore[arg-type]
+    assert set(cast("dict[str, int]", liked["scores"])) == CHECKS
     assert liked["confidence"] in ("High", "Medium", "Low")
     assert "36 months" in str(liked["answer"])
     # every [n] the answer cites is a context block as sent, with its chunk id and text

@@ -20,7 +20,7 @@ REF = ThreadRef("console", "local", "cli", "t1")
 
 
 def embedded_settings(data_dir: Path) -> Settings:
-    return Settings(_env_file=None, KNOWBOT_DATA_DIR=str(data_dir))  # type: ignore[call-arg]
+    return Settings(_env_file=None, KNOWBOT_DATA_DIR=data_dir)  # type: ignore[call-arg]
 
 
 def postmaster_pid(pgdata: Path) -> int | None:

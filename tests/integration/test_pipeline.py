@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import cast
 
 import pytest
 import sqlalchemy as sa
@@ -58,7 +59,7 @@ def test_acronyms_are_expanded_and_the_answer_cites_its_source(services: Service
     row = stored(services, answer.id)
     assert row["rewritten_question"] == answer.rewritten_question
     assert row["confidence"] == answer.confidence.value
-    assert set(row["scores"]) == {  # type: ignore[arg-type]
+    assert set(cast("dict[str, int]", row["scores"])) == {
         "qa_continuity",
         "numbers",
         "not_copied",
@@ -163,7 +164,8 @@ def test_when_the_model_fails_the_answer_falls_back_to_quotes_with_low_confidenc
     settings: Settings, knowledge_dir: Path, failure: str
 ) -> None:
     def reply(messages: list[dict[str, str]]) -> str | int:
-        return {"http500": 500, "timeout": "- late [1]", "empty": ""}[failure]
+        replies: dict[str, str | int] = {"http500": 500, "timeout": "- late [1]", "empty": ""}
+        return replies[failure]
 
     delay = 3.0 if failure == "timeout" else 0.0
     with (

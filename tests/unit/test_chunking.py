@@ -20,8 +20,8 @@ def _sections(chunks: list[ChunkDraft]) -> list[str]:
     return [c.metadata["section"] for c in chunks]
 
 
-def _on_page(text: str, page: int, **flags: bool) -> Para:
-    return Para(text, pages=((0, page),), **flags)
+def _on_page(text: str, page: int, *, bold: bool = False) -> Para:
+    return Para(text, pages=((0, page),), bold=bold)
 
 
 def _table(rows: list[list[str | None]], **options: object) -> TableBlock:
@@ -238,7 +238,7 @@ def test_bold_first_row_is_the_header_and_a_repeated_header_is_not_data() -> Non
 
 
 def test_table_carried_over_a_page_keeps_one_header_and_rejoins_a_split_row() -> None:
-    header = ["Item", "Limit", "Note"]
+    header: list[str | None] = ["Item", "Limit", "Note"]
     first = normalize(
         RawTable([header, ["Rent", "1%", "per day"], ["ICU", "2%", "per"]], pages=[3] * 3)
     )

@@ -85,7 +85,7 @@ def test_long_sentence_is_trimmed_at_a_word() -> None:
 
 
 def test_wide_row_keeps_its_identity_and_the_asked_field() -> None:
-    row = {"policy_number": "0000-0042", "holder": "R. Mehta"}
+    row: dict[str, object] = {"policy_number": "0000-0042", "holder": "R. Mehta"}
     row |= {f"rider_{i}_description": "optional cover add-on" for i in range(20)}
     row["renewal_premium"] = 18500
     bullets = extractive_answer("What is the renewal premium for policy 0000-0042?", [_row(1, row)])

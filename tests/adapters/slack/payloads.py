@@ -32,12 +32,9 @@ def signed_headers(
     body: str, *, secret: str = SECRET, timestamp: int | None = None, retry: int | None = None
 ) -> dict[str, str]:
     stamp = str(timestamp if timestamp is not None else int(time.time()))
-    headers = {
-        "X-Slack-Request-Timestamp": stamp,
-        "X-Slack-Signature": SignatureVerifier(secret).generate_signature(
-            timestamp=stamp, body=body
-        ),
-    }
+    signature = SignatureVerifier(secret).generate_signature(timestamp=stamp, body=body)
+    assert signature is not None  # only None when the timestamp or body is missing
+    headers = {"X-Slack-Request-Timestamp": stamp, "X-Slack-Signature": signature}
     if retry is not None:
         headers["X-Slack-Retry-Num"] = str(retry)
         headers["X-Slack-Retry-Reason"] = "http_timeout"
@@ -210,7 +207,7 @@ def reaction(
 def reason_click(*, value: str, response_url: str, user: str = USER, channel: str = CHANNEL) -> str:
     """`block_actions` from a button in the ephemeral "what was wrong?" message (form body)."""
     key = value.split(":", 1)[1]
-    payload = {
+    payload: dict[str, Any] = {
         "type": "block_actions",
         "user": {"id": user, "username": "alice", "name": "alice", "team_id": TEAM},
         "api_app_id": APP_ID,

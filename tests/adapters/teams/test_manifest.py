@@ -7,13 +7,14 @@ import json
 import re
 import uuid
 from pathlib import Path
+from typing import Any, cast
 
 from PIL import Image
 
 TEAMS = Path(__file__).resolve().parents[3] / "deploy" / "teams"
 
 
-def filled_manifest(app_id: str) -> dict[str, object]:
+def filled_manifest(app_id: str) -> dict[str, Any]:
     text = (TEAMS / "manifest.json").read_text()
     values = {
         "MICROSOFT_APP_ID": app_id,
@@ -31,19 +32,20 @@ def filled_manifest(app_id: str) -> dict[str, object]:
 def test_the_manifest_names_the_bot_by_its_app_id_in_every_scope() -> None:
     app_id = str(uuid.uuid4())
     manifest = filled_manifest(app_id)
-    [bot] = manifest["bots"]  # type: ignore[misc]
+    [bot] = manifest["bots"]
     assert manifest["id"] == bot["botId"] == app_id
     assert set(bot["scopes"]) == {"personal", "team", "groupChat"}
-    assert len(manifest["name"]["short"]) <= 30  # type: ignore[index]
-    assert len(manifest["description"]["short"]) <= 80  # type: ignore[index]
-    assert len(manifest["description"]["full"]) <= 4000  # type: ignore[index]
-    assert (TEAMS / manifest["icons"]["color"]).exists()  # type: ignore[index]
+    assert len(manifest["name"]["short"]) <= 30
+    assert len(manifest["description"]["short"]) <= 80
+    assert len(manifest["description"]["full"]) <= 4000
+    assert (TEAMS / manifest["icons"]["color"]).exists()
 
 
 def test_the_icons_have_the_sizes_teams_requires() -> None:
     color = Image.open(TEAMS / "color.png")
     outline = Image.open(TEAMS / "outline.png").convert("RGBA")
     assert color.size == (192, 192) and outline.size == (32, 32)
-    pixels = outline.get_flattened_data()
+    # RGBA: one tuple of four bands per pixel
+    pixels = cast("tuple[tuple[int, ...], ...]", outline.get_flattened_data())
     assert {p[:3] for p in pixels if p[3]} == {(255, 255, 255)}  # white on transparent
     assert any(p[3] == 0 for p in pixels)
