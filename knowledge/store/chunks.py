@@ -150,10 +150,7 @@ class ChunkStore:
             .limit(limit)
         )
         with self._engine.connect() as conn:
-            return [
-                ChunkHit(r.node_id, r.text, _public(r.metadata or {}), 1.0 - float(r.distance))
-                for r in conn.execute(stmt)
-            ]
+            return [_hit(r, 1.0 - float(r.distance)) for r in conn.execute(stmt)]
 
     def sparse(self, text: str, *, scopes: Sequence[str], limit: int) -> list[ChunkHit]:
         """Full-text candidates: chunks holding the question's informative words (see
@@ -182,10 +179,7 @@ class ChunkStore:
                 .order_by(rank.desc())
                 .limit(limit)
             )
-            return [
-                ChunkHit(r.node_id, r.text, _public(r.metadata or {}), float(r.rank))
-                for r in conn.execute(stmt)
-            ]
+            return [_hit(r, float(r.rank)) for r in conn.execute(stmt)]
 
     def refresh_term_stats(self, conn: Connection) -> None:
         """After an ingest changed chunks: resample, so the next question sees new words."""
@@ -207,6 +201,10 @@ class ChunkStore:
 _LEAN_METADATA = chunks.c.metadata_.op("-")(sa.literal("_node_content")).label("metadata")
 # LlamaIndex writes these into each row's metadata (overwriting any of ours by that name)
 _LLAMA_KEYS = frozenset({"document_id", "doc_id", "ref_doc_id"})
+
+
+def _hit(row: sa.Row[Any], score: float) -> ChunkHit:
+    return ChunkHit(row.node_id, row.text, _public(row.metadata or {}), score)
 
 
 def _public(metadata: dict[str, Any]) -> dict[str, Any]:
