@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
+from bot.conversation.lexicon import is_english
 from bot.conversation.text import normalise_word, stopwords
 from bot.conversation.types import Expansion, HistoryTurn
 from knowledge.documents import GlossaryEntry
@@ -152,7 +153,8 @@ def correct_spelling(
     """Fix plain misspellings of words the knowledge base uses ("catarct" -> "cataract").
 
     Deliberately timid, because a wrong "fix" silently changes the question: only words of
-    five letters or more that are neither known nor an inflection of a known word; one edit
+    five letters or more that are neither known, nor an inflection of a known word, nor an
+    ordinary English word ("ratio" stays although the documents say "radio"); one edit
     (two from eight letters up, a swap of neighbours counting as one); same first letter;
     and a single best candidate. Numbers, acronyms, mixed-case words, URLs and glossary
     terms are never touched.
@@ -170,7 +172,7 @@ def correct_spelling(
         if _inside(protected, m.start(), m.end()) or not _checkable(word):
             continue
         low = word.lower()
-        if low in known or low in glossary or low in stopwords():
+        if low in known or low in glossary or low in stopwords() or is_english(low):
             continue
         if normalise_word(low) in known_stems:
             continue

@@ -119,6 +119,20 @@ def test_spelling_leaves_other_words_alone(question: str) -> None:
     assert correct_spelling(question, VOCABULARY, ["PED", "rider"]) == (question, [])
 
 
+
+@pytest.mark.parametrize(
+    ("question", "vocabulary"),
+    [
+        ("What is the claim settlement ratio?", ["radio", "claim", "settlement"]),
+        ("Can I raise the remaining amount with you?", ["raised", "remaining", "amount"]),
+        ("How many beds count as a hospital?", ["court", "beds", "hospital"]),
+    ],
+)
+def test_ordinary_english_words_are_never_changed_into_document_words(
+    question: str, vocabulary: list[str]
+) -> None:
+    assert correct_spelling(question, vocabulary, []) == (question, [])
+
 # ---- follow-ups -----------------------------------------------------------------------------
 
 
