@@ -102,7 +102,19 @@ def _stemmer() -> PorterStemmer:
     return PorterStemmer()
 
 
+@cache
+def normalise_word(word: str) -> str:
+    """Lowercase, British to American '-ise' spelling, then a Porter stem.
+
+    The spelling step comes first because Porter stems "hospitalisation" and
+    "hospitalization" differently, and both spellings turn up in the same corpus.
+    """
+    w = word.lower().replace("'", "").replace("’", "")
+    if len(w) > 4:  # so "raise" and "raised" share a stem
+        w = re.sub(r"is(ation|ations|e|ed|es|ing)$", r"iz\1", w)
+    return _stemmer().stem(w)
+
+
 def content_stems(text: str) -> list[str]:
     """Stems of the content words, so "vaccines" and "vaccinated" meet "vaccine"."""
-    stemmer = _stemmer()
-    return [stemmer.stem(w) for w in content_words(text)]
+    return [normalise_word(w) for w in content_words(text)]

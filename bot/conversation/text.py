@@ -13,11 +13,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from nltk.stem import PorterStemmer
 from nltk.tokenize import NLTKWordTokenizer
 from nltk.tokenize.punkt import PunktTokenizer
 
-from knowledge.nlp import ensure_nltk_data, stopwords
+from knowledge.nlp import ensure_nltk_data, normalise_word, stopwords
 
 # Abbreviations common in policy and finance text that punkt would otherwise end a sentence on.
 _EXTRA_ABBREVIATIONS = {
@@ -47,7 +46,6 @@ def _word_tokenizer() -> NLTKWordTokenizer:
     return NLTKWordTokenizer()
 
 
-_stemmer = PorterStemmer()
 # The same retrieved chunks are read by several checks for every answer, and again by later
 # questions: tokenising them once keeps scoring to a few milliseconds.
 TEXT_CACHE = 4096
@@ -115,19 +113,6 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(t for t in tokens if _WORDLIKE.search(t) and t[0] != "'" and t.lower() != "n't")
 
 
-@cache
-def normalise_word(word: str) -> str:
-    """Lowercase, British to American '-ise' spelling, then a Porter stem.
-
-    The spelling step comes first because Porter stems "hospitalisation" and
-    "hospitalization" differently, and both spellings turn up in the same corpus.
-    """
-    w = word.lower().replace("'", "")
-    if len(w) > 5:
-        w = re.sub(r"is(ation|ations|e|ed|es|ing)$", r"iz\1", w)
-    return _stemmer.stem(w)
-
-
 def content_words(text: str) -> list[str]:
     """Normalised words that carry meaning: no stopwords, punctuation or bare numbers."""
     return list(_content_words(text))
@@ -139,9 +124,14 @@ def _content_words(text: str) -> tuple[str, ...]:
     out: list[str] = []
     for token in _words(text):
         for part in token.lower().split("-"):  # "pre-existing" also meets "existing"
+            part = part.strip(".")  # "Rs." is "rs", "b." is no word
             if len(part) > 1 and part not in stop and any(c.isalpha() for c in part):
-                out.append(normalise_word(part))
+                out.append(normalise_word(_SAME_WORD.get(part, part)))
     return tuple(out)
+
+
+# Spellings of one unit that documents and questions mix ("Rs 3 lakh" / "Rs. 5 Lacs").
+_SAME_WORD = {"lac": "lakh", "lacs": "lakh", "lakhs": "lakh", "daily": "day"}
 
 
 # ---- numbers -------------------------------------------------------------------------------
