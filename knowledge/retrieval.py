@@ -11,6 +11,9 @@ from typing import Any
 
 from knowledge.documents import ChunkKind
 from knowledge.embeddings import Embedder
+from knowledge.expansion import one_per_clause, widen
+from knowledge.naming import DocumentName
+from knowledge.ranking import Hints, rerank
 from knowledge.store.chunks import ChunkHit, ChunkStore
 
 KIND_GROUP = {
@@ -55,6 +58,8 @@ class Retrieved:
 class RetrievalResult:
     chunks: list[Retrieved]
     timings_ms: dict[str, float] = field(default_factory=dict)
+    named: tuple[DocumentName, ...] = ()  # documents the question names (search kept to them)
+    searched: str = ""  # the text searched, when it differs from the question
 
 
 @dataclass(frozen=True)
@@ -101,8 +106,15 @@ class Retriever:
         budget: Budget = DEFAULT_BUDGET,
         query_embedding: list[float] | None = None,
         mode: str = "hybrid",
+        sources: Sequence[int] | None = None,
+        hints: Hints | None = None,
     ) -> RetrievalResult:
-        """Chunks for `query` from `scopes` only, best first. mode: hybrid | dense | sparse."""
+        """Chunks for `query` from `scopes` (and `sources`, when given) only, best first.
+
+        mode: hybrid | dense | sparse. Candidates are reranked by their clause titles
+        (`hints`, or the query itself), a clause is kept once, and rulebook hits that are a
+        part of a longer clause come back widened to it.
+        """
         timings: dict[str, float] = {}
         if not scopes or not query.strip():
             return RetrievalResult([], timings)
@@ -114,19 +126,29 @@ class Retriever:
             timings["embed_query"] = _ms(started)
         sparse: Future[list[ChunkHit]] | None = None
         if mode in ("hybrid", "sparse"):  # the two queries run side by side in Postgres
-            sparse = self._side.submit(self._sparse, query, scopes, timings)
+            sparse = self._side.submit(self._sparse, query, scopes, sources, timings)
         if vector is not None and mode in ("hybrid", "dense"):
             started = time.perf_counter()
-            dense = self._chunks.dense(vector, scopes=scopes, limit=self._dense_pool)
+            dense = self._chunks.dense(
+                vector, scopes=scopes, limit=self._dense_pool, sources=sources
+            )
             timings["dense"] = _ms(started)
         fused = fuse(dense, sparse.result() if sparse else [], self._weights)
-        return RetrievalResult(apply_budget(dedupe(fused), budget), timings)
+        started = time.perf_counter()
+        ranked = one_per_clause(rerank(fused, hints or Hints(query)))
+        chosen = widen(apply_budget(dedupe(ranked), budget), self._chunks)
+        timings["rank"] = _ms(started)
+        return RetrievalResult(chosen, timings)
 
     def _sparse(
-        self, query: str, scopes: Sequence[str], timings: dict[str, float]
+        self,
+        query: str,
+        scopes: Sequence[str],
+        sources: Sequence[int] | None,
+        timings: dict[str, float],
     ) -> list[ChunkHit]:
         started = time.perf_counter()
-        hits = self._chunks.sparse(query, scopes=scopes, limit=self._sparse_pool)
+        hits = self._chunks.sparse(query, scopes=scopes, limit=self._sparse_pool, sources=sources)
         timings["sparse"] = _ms(started)
         return hits
 

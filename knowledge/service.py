@@ -14,11 +14,17 @@ from knowledge.embeddings import Embedder
 from knowledge.index import prepare_index
 from knowledge.ingest import Ingestor
 from knowledge.loaders.faq import Paraphraser
+from knowledge.naming import DocumentName, name_words, named_in, without_names
+from knowledge.nlp import content_words
+from knowledge.ranking import Hints
 from knowledge.retrieval import Budget, RetrievalResult, Retriever
 from knowledge.store import glossary as glossary_store
+from knowledge.store import sources as source_store
 from knowledge.store import triples as triple_store
 from knowledge.store import vocabulary as vocabulary_store
 from knowledge.store.chunks import ChunkStore
+
+NAME_SHARE = 0.2  # a name in fewer than this share of its document's chunks is left out
 
 
 @dataclass
@@ -30,8 +36,52 @@ class Knowledge:
     retriever: Retriever
     cache: TtlCache = field(default_factory=lambda: TtlCache(seconds=60))
 
-    def retrieve(self, query: str, *, scopes: Sequence[str], budget: Budget) -> RetrievalResult:
-        return self.retriever.retrieve(query, scopes=scopes, budget=budget)
+    def retrieve(
+        self, query: str, *, scopes: Sequence[str], budget: Budget, defined: str = ""
+    ) -> RetrievalResult:
+        """Hybrid retrieval, kept to the documents the question names (when it names some
+        but not all of them), with a product name taken out of the searched text when the
+        document itself rarely repeats it. `defined`: the term a definition question asks
+        about."""
+        every = self.document_names(scopes)
+        named = named_in(query, every)
+        sources = [n.source_id for n in named] if named and len(named) < len(every) else None
+        searched = without_names(query, [n for n in named if self._rarely_repeated(n)])
+        if not content_words(searched):
+            searched = query
+        result = self.retriever.retrieve(
+            searched,
+            scopes=scopes,
+            budget=budget,
+            sources=sources,
+            hints=Hints(searched, defined),
+        )
+        result.named = tuple(named)
+        result.searched = searched if searched != query else ""
+        return result
+
+    def document_names(self, scopes: Sequence[str]) -> list[DocumentName]:
+        """The names of the rulebooks in `scopes`, from their file names."""
+
+        def load() -> list[DocumentName]:
+            with self.engine.connect() as conn:
+                rows = [r for scope in scopes for r in source_store.list_sources(conn, scope=scope)]
+            return [
+                DocumentName(r.id, r.uri, name_words(r.uri))
+                for r in rows
+                if r.kind == "rulebook" and r.status == "ok"
+            ]
+
+        return self.cache.get(("documents", *scopes), load)
+
+    def _rarely_repeated(self, name: DocumentName) -> bool:
+        """A product name ("Family Medicare") that few of its own chunks repeat: searching
+        for it finds those few, not the answer. A topic name ("leave") is everywhere."""
+        share = self.cache.get(
+            ("name-share", name.source_id),
+            lambda: self.chunks.phrase_share(name.source_id, name.words),
+        )
+        return share < NAME_SHARE
 
     def glossary(self, scopes: Sequence[str]) -> list[GlossaryEntry]:
         def load() -> list[GlossaryEntry]:

@@ -132,7 +132,14 @@ class ChunkStore:
 
     # --- reading -------------------------------------------------------------------------
 
-    def dense(self, embedding: list[float], *, scopes: Sequence[str], limit: int) -> list[ChunkHit]:
+    def dense(
+        self,
+        embedding: list[float],
+        *,
+        scopes: Sequence[str],
+        limit: int,
+        sources: Sequence[int] | None = None,
+    ) -> list[ChunkHit]:
         """Nearest chunks by cosine distance over the HNSW index, within `scopes`.
 
         The statement PGVectorStore.query builds, run on a pooled connection whose session
@@ -145,14 +152,21 @@ class ChunkStore:
         distance = chunks.c.embedding.cosine_distance(embedding).label("distance")
         stmt = (
             sa.select(chunks.c.node_id, chunks.c.text, _LEAN_METADATA, distance)
-            .where(_scope_in(scopes))
+            .where(_scope_in(scopes), *_source_in(sources))
             .order_by(distance)
             .limit(limit)
         )
         with self._engine.connect() as conn:
             return [_hit(r, 1.0 - float(r.distance)) for r in conn.execute(stmt)]
 
-    def sparse(self, text: str, *, scopes: Sequence[str], limit: int) -> list[ChunkHit]:
+    def sparse(
+        self,
+        text: str,
+        *,
+        scopes: Sequence[str],
+        limit: int,
+        sources: Sequence[int] | None = None,
+    ) -> list[ChunkHit]:
         """Full-text candidates: chunks holding the question's informative words (see
         knowledge.store.fulltext), ranked by the weight of the words they hold.
 
@@ -175,11 +189,39 @@ class ChunkStore:
                 .where(
                     chunks.c.text_search_tsv.op("@@")(_tsquery(plan.match)),
                     _scope_in(scopes),
+                    *_source_in(sources),
                 )
                 .order_by(rank.desc())
                 .limit(limit)
             )
             return [_hit(r, float(r.rank)) for r in conn.execute(stmt)]
+
+    def section_chunks(self, sections: Sequence[tuple[int, str]]) -> list[ChunkHit]:
+        """Every rulebook chunk of the given (source id, section path) pairs: the parts of
+        a clause that was split to fit the embedding model, for widening a hit to its
+        clause."""
+        if not sections:
+            return []
+        pairs = sa.tuple_(
+            chunks.c.metadata_["source_id"].astext.cast(sa.BigInteger),
+            chunks.c.metadata_["section"].astext,
+        ).in_([(int(sid), section) for sid, section in sections])
+        stmt = sa.select(chunks.c.node_id, chunks.c.text, _LEAN_METADATA).where(
+            pairs, chunks.c.metadata_["kind"].astext == "rulebook"
+        )
+        with self._engine.connect() as conn:
+            return [_hit(r, 0.0) for r in conn.execute(stmt)]
+
+    def phrase_share(self, source_id: int, words: Sequence[str]) -> float:
+        """Share of a source's chunks that hold `words` in that order (case ignored)."""
+        if not words:
+            return 0.0
+        pattern = "%" + "%".join(w.replace("%", "").replace("_", "") for w in words) + "%"
+        holding = sa.func.count().filter(sa.func.lower(chunks.c.text).like(pattern.lower()))
+        stmt = sa.select(holding, sa.func.count()).where(_source_is(source_id))
+        with self._engine.connect() as conn:
+            held, total = conn.execute(stmt).one()
+        return float(held) / total if total else 0.0
 
     def refresh_term_stats(self, conn: Connection) -> None:
         """After an ingest changed chunks: resample, so the next question sees new words."""
@@ -218,6 +260,13 @@ def _source_is(source_id: int) -> sa.ColumnElement[bool]:
 
 def _scope_in(scopes: Sequence[str]) -> sa.ColumnElement[bool]:
     return chunks.c.metadata_["scope"].astext.in_([check_scope(s) for s in scopes])
+
+
+def _source_in(sources: Sequence[int] | None) -> list[sa.ColumnElement[bool]]:
+    """No condition when every source may answer; else only chunks of `sources`."""
+    if sources is None:
+        return []
+    return [chunks.c.metadata_["source_id"].astext.cast(sa.BigInteger).in_(list(sources))]
 
 
 def _rank(plan: fulltext.TextQuery) -> sa.ColumnElement[float]:

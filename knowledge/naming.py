@@ -1,0 +1,84 @@
+"""Which documents a question names ("... under Family Medicare?", "Nike's FY2019 ...").
+
+A document's name is rarely repeated in its own chunks, so a question that names it pulls
+retrieval toward the few chunks that do mention it (a cover page, a discount clause) and
+away from the clause that answers. Taking the name out of the searched text, and keeping
+the search to the named document, fixes both. Names come from the file name, minus words
+that say what kind of document it is ("policy", "10K", "2023", "wordings").
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import PurePath
+
+# Words that describe the kind, version or date of a document rather than name it.
+_GENERIC_WORDS = """
+    policy policies wording wordings document documents doc docs file final draft copy
+    version rev revised updated new old latest current english en annual quarterly report
+    reports filing form forms earnings release statement statements presentation deck
+    handbook manual guide guidelines rulebook rules terms conditions brochure prospectus
+    schedule booklet summary faq faqs notes note letter dated the of and for a an to in
+    10k 10q 8k 20f 40f k q fy ar tc tnc pdf docx txt md html scan scanned signed
+    jan feb mar apr may jun jul aug sep sept oct nov dec
+    """
+_GENERIC = frozenset(_GENERIC_WORDS.split())
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&']*")
+_CODE = re.compile(r"^\d+$|^(?:fy|q|h)?\d+(?:q\d|h\d)?$|^\d{4}\w+$")  # 2023, fy2022, 2023q4
+
+
+@dataclass(frozen=True)
+class DocumentName:
+    source_id: int
+    uri: str
+    words: tuple[str, ...]  # distinctive name words, lower-cased: ("family", "medicare")
+
+
+def name_words(uri: str) -> tuple[str, ...]:
+    """The words that name a document, from its file name: "family_medicare_policy.pdf"
+    gives ("family", "medicare"), "NIKE_2018_10K.pdf" gives ("nike",)."""
+    stem = PurePath(uri).stem
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", stem)  # "FamilyMedicare" -> "Family Medicare"
+    out = []
+    for word in _WORD.findall(spaced.replace("_", " ")):
+        low = word.lower()
+        if low in _GENERIC or len(low) < 2 or _CODE.match(low):
+            continue
+        if low not in out:
+            out.append(low)
+    return tuple(out)
+
+
+def named_in(question: str, names: Iterable[DocumentName]) -> list[DocumentName]:
+    """The documents whose every name word the question uses (as words, any case);
+    a name of one short word ("3M") counts only as written, in capitals."""
+    asked = _question_words(question)
+    found = []
+    for name in names:
+        if not name.words:
+            continue
+        short = len(name.words) == 1 and len(name.words[0]) < 4
+        if short and not re.search(rf"\b{re.escape(name.words[0].upper())}\b", question):
+            continue
+        if all(word in asked for word in name.words):
+            found.append(name)
+    return found
+
+
+def without_names(question: str, names: Sequence[DocumentName]) -> str:
+    """The question with the named documents' names (as written, "Family Medicare's")
+    taken out; unchanged when a name's words are scattered rather than a phrase."""
+    stripped = question
+    for name in names:
+        phrase = r"[\s_-]*".join(re.escape(w) for w in name.words)
+        stripped = re.sub(rf"(?i)\b{phrase}(?:['’]s)?\b", " ", stripped)
+    return re.sub(r"\s{2,}", " ", stripped).strip()
+
+
+def _question_words(question: str) -> set[str]:
+    words = [w.lower() for w in _WORD.findall(question)]
+    joined = {a + b for a, b in itertools.pairwise(words)}  # "foot locker"
+    return {re.sub(r"['’]s$", "", w) for w in words} | joined

@@ -1,0 +1,110 @@
+"""Reranking fused candidates by what their own clause title says.
+
+A clause's title is the best short summary of it: "How does the policy define a
+'Hospital'?" is answered by "2.22 Hospital", not by "2.23 Hospitalisation" or the preamble
+that mention hospitals more often; "Is dental treatment covered?" by the clause titled
+"Dental treatment or surgery ...". Chunks carry their section path in metadata, so the
+title of each candidate is known without another query; the boost is small next to the
+fused score (cosine similarity plus a scaled full-text rank), enough to order close
+candidates, not to lift an unrelated chunk.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import TYPE_CHECKING
+
+from knowledge.nlp import content_stems
+
+if TYPE_CHECKING:
+    from knowledge.retrieval import Retrieved
+
+TITLE_WEIGHT = 0.1  # all of the question's topic words in the title
+WHOLE_TITLE_WEIGHT = 0.05  # ... and the title is nothing but asked words
+DEFINITION_WEIGHT = 0.25  # the clause defines the term a definition question asks about
+DEFINITION_TEXT_WEIGHT = 0.12  # the chunk says "<term> means ..."
+PATH_SEPARATOR = " > "
+
+# Words that frame a question without naming its topic.
+_FRAME = (
+    "what which when where who whom whose why how much many long soon tell explain give list "
+    "please need want know get covered cover covers include included includes does do is are "
+    "can could would should will shall may might must am was were define defined definition "
+    "meaning mean means count counts qualify considered policy"
+)
+_NUMBERING = re.compile(
+    r"^(?:(?:table|part|section|chapter|article|annexure|schedule|note|item)\s+)?"
+    r"(?:[A-Z]|[IVXL]{1,6}|\d{1,3}(?:\.\d{1,3})*)[.)]?\s+",
+    re.IGNORECASE,
+)
+
+
+@cache
+def _frame() -> frozenset[str]:
+    return frozenset(content_stems(_FRAME))
+
+
+@dataclass(frozen=True)
+class Hints:
+    """What the question is about, as the answer side read it."""
+
+    question: str  # without the names of documents it names
+    defined: str = ""  # the term a definition question asks about ("hospital")
+
+
+def rerank(chunks: Sequence[Retrieved], hints: Hints) -> list[Retrieved]:
+    """Candidates re-ordered by their score plus the title and definition boosts."""
+    topic = set(content_stems(hints.question)) - _frame()
+    if not topic and not hints.defined:
+        return list(chunks)
+    boosted = [replace(c, score=c.score + _boost(c, topic, hints)) for c in chunks]
+    return sorted(boosted, key=lambda c: c.score, reverse=True)
+
+
+def _boost(chunk: Retrieved, topic: set[str], hints: Hints) -> float:
+    title = own_title(chunk.metadata)
+    if not title:
+        return 0.0
+    bonus = 0.0
+    stems = set(content_stems(title))
+    if topic and stems:
+        shared = topic & stems
+        bonus += TITLE_WEIGHT * len(shared) / len(topic)
+        if shared and stems <= topic:
+            bonus += WHOLE_TITLE_WEIGHT
+    if hints.defined:
+        bonus += _definition_boost(title, chunk.text, hints.defined)
+    return bonus
+
+
+def own_title(metadata: Mapping[str, object]) -> str:
+    """The chunk's own heading, without its clause number ("2.22 Hospital" -> "Hospital")."""
+    section = str(metadata.get("section") or "")
+    if not section:
+        return ""
+    last = section.split(PATH_SEPARATOR)[-1].rstrip("…").strip()
+    return _NUMBERING.sub("", last, count=1).strip()
+
+
+def _definition_boost(title: str, text: str, term: str) -> float:
+    name = _plain(term)
+    heading = _plain(re.sub(r"\([^)]*\)", " ", title))
+    bonus = 0.0
+    if heading == name or heading == name + "s" or _names_first(heading, name):
+        bonus += DEFINITION_WEIGHT
+    pattern = r"[\s-]+".join(map(re.escape, name.split()))
+    if re.search(rf"(?i)\b{pattern}s?\b['’\"”]?\s*(?:\([^)]*\)\s*)?(?:means|shall mean)\b", text):
+        bonus += DEFINITION_TEXT_WEIGHT
+    return bonus
+
+
+def _names_first(heading: str, name: str) -> bool:
+    """ "hospital/nursing home" and "hospital or nursing home" define "hospital" too."""
+    return bool(re.match(rf"{re.escape(name)}s?\s*(?:/|\bor\b|\band\b|,)", heading))
+
+
+def _plain(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s/&-]", " ", text.lower().replace("’", "'")).split())
