@@ -12,17 +12,24 @@ from knowledge.retrieval import Retrieved
 
 MIN_DENSE_SIMILARITY = 0.35  # below this, a dense-only hit is not about the question
 MIN_SHARED_WORDS = 0.5  # or: at least half the question's content words appear in it
+TOP_TEXT_RANK = 2  # or: it is among the best full-text matches
 
 
 def relevant(chunks: Sequence[Retrieved], question: str) -> list[Retrieved]:
-    """Drop chunks that match neither by meaning nor by words: no context beats bad context."""
+    """Drop chunks that match neither by meaning nor by words: no context beats bad context.
+
+    A top full-text hit stays even when it shares few of a long question's words: the
+    full-text search ranks by the rarest words, and one rare word ("hydrocele") in a
+    chatty question can be all that names the clause.
+    """
     asked = set(content_words(question))
     kept = []
     for chunk in chunks:
         similar = (chunk.dense_similarity or 0.0) >= MIN_DENSE_SIMILARITY
         shared = asked & set(content_words(chunk.text + " " + chunk.title))
         overlapping = bool(asked) and len(shared) / len(asked) >= MIN_SHARED_WORDS
-        if similar or overlapping:
+        rare_match = chunk.sparse_rank is not None and chunk.sparse_rank <= TOP_TEXT_RANK
+        if similar or overlapping or rare_match:
             kept.append(chunk)
     return kept
 

@@ -1,8 +1,12 @@
-"""Answer without a language model: quote the passages that best answer the question.
+"""Answer without a language model: quote the passages that answer the question.
 
 This keeps the bot useful when no LLM is configured (or the LLM is down): each bullet is a
-sentence, table line or row taken verbatim from a retrieved source, so it can be wrong
-only by being off-topic, never by inventing a number.
+sentence, list item, table line or row taken verbatim from a retrieved source (led by the
+clause it belongs to when it would not stand alone), so it can be wrong only by being
+off-topic, never by inventing a number. Being off-topic is what this module works
+against: the passage that answers comes first, passages about another plan or outside a
+stated range are dropped, and when no passage speaks to what was asked the answer says so
+instead of quoting loosely related text.
 """
 
 from __future__ import annotations
@@ -10,137 +14,296 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from bot.conversation.text import content_words, entities, number_mentions, readable, sentences
+from bot.conversation.focus import Focus, conflicts, focus_of
+from bot.conversation.passages import Passage, passages
+from bot.conversation.quantities import Quantity, Range, quantities, ranges
+from bot.conversation.text import content_words, readable
 from bot.conversation.types import Bullet, Source
 
-MAX_BULLET_CHARS = 300
-_MIN_WORDS = 4  # shorter units are headings ("3.1 Room rent"), not answers
-_KEEP_RATIO = 0.35  # drop candidates scoring under this share of the best one
-_ASKS_QUANTITY = re.compile(
-    r"\bhow (?:much|many|long|often|soon|old)\b|\b(?:limit|amount|percent(?:age)?|rate|cost"
-    r"|price|premium|fee|charges?|period|duration|deductible|co-?pay|sum insured|age|days"
-    r"|months|years|number of|total|maximum|minimum|max|min)\b|%",
+MAX_BULLET_CHARS = 400
+MAX_LIST_BULLET_CHARS = 700
+_MIN_WORDS = 4  # shorter passages are headings ("3.1 Room rent"), not answers
+_KEEP_RATIO = 0.75  # later bullets score at least this share of the first
+_ANSWER_FLOOR = 0.3  # below this share of the question's weight, nothing answers it
+_EXCEPTION = re.compile(
+    r"^\W*(?:in such cases?|however|provided(?: that| further| always)?|in case of delay"
+    r"|notwithstanding|except|unless|note\b|explanation\b|in the event of delay)",
     re.IGNORECASE,
 )
-
-
-# Verbs and adjectives that frame a yes/no question ("is dental covered?") without naming
-# its subject; a passage must share something besides these to count as an answer.
-_PREDICATE_WORDS = (
-    "cover covered include included apply applicable allow allowed eligible available pay "
-    "payable get need required require offer offered mean tell explain know want give show"
+# A sentence that adjusts a rule stated before it: it follows the rule, never leads.
+_QUALIFIES = re.compile(
+    r"\b(?:is|are|shall be|will be) (?:reduced|increased|extended|waived|limited) to\b"
+    r"|\b(?:does|do|shall|will) not apply\b|\bnot applicable\b|\bexcept\b|\bunless\b"
+    r"|\bhowever\b|\bprovided (?:that|further)\b|\bin such cases?\b|\bnotwithstanding\b",
+    re.IGNORECASE,
 )
-
-
-@cache
-def _predicates() -> frozenset[str]:
-    return frozenset(content_words(_PREDICATE_WORDS))
+_DEFINES = r"\b(?:means|shall mean|is defined as|refers to|includes?)\b"
+_WANTED_KINDS = {
+    "duration": {"duration"},
+    "money": {"money", "percent", "fraction", "number"},
+    "percent": {"percent", "fraction"},
+    "number": {"number", "percent", "fraction"},
+}
 
 
 @dataclass(frozen=True)
-class _Unit:
-    source: Source
-    rank: int  # position of the source in retrieval order, 0 = best
-    text: str
-    stems: frozenset[str]
+class Quoted:
+    """The quoted answer, or why there is none."""
+
+    bullets: list[Bullet]
+    answered: bool
+    reason: str = ""
+    related: list[Source] = field(default_factory=list)  # closest sources, for a not-found
+
+
+@dataclass(frozen=True)
+class _Scored:
+    score: float
+    lexical: float
+    passage: Passage
 
 
 def extractive_answer(
-    question: str, sources: Sequence[Source], *, max_bullets: int = 4
+    question: str, sources: Sequence[Source], *, max_bullets: int = 3
 ) -> list[Bullet]:
-    """Up to `max_bullets` quoted passages, best first, each citing its source.
+    """Up to `max_bullets` quoted passages, best first; [] when none answers."""
+    quoted = quote(focus_of(question), sources, max_bullets=max_bullets)
+    return quoted.bullets if quoted.answered else []
 
-    Passages are scored by the question words they contain, each word weighted by how
-    rare it is across the sources (a word every source has says little), plus a small
-    bonus for the source's retrieval rank, for naming the question's entities, and for
-    carrying a number when the question asks how much or how long. Returns [] when no
-    passage shares a word with the question beyond framing verbs like "covered".
+
+def quote(focus: Focus, sources: Sequence[Source], *, max_bullets: int = 3) -> Quoted:
+    """The passages that answer `focus`, best first, each citing its source.
+
+    A passage is weighed by the question's topic words it (and the clause it belongs to)
+    holds, each word weighted by how rare it is across the sources; the phrase asked for
+    counts extra. A passage gains for carrying the kind of quantity asked for, for a table
+    row whose range holds a quantity the question states, for coming early in its clause
+    (the rule before its exceptions) and from a better-ranked source. Rows outside a stated
+    range and passages about a sibling of an asked id ("Plan C" for "Plan B") are dropped.
     """
-    asked = set(content_words(question))
-    subject = asked - _predicates() or asked
-    if not asked or not sources:
-        return []
-    units = [unit for rank, source in enumerate(sources) for unit in _units(source, rank)]
-    weights = _rarity(asked, sources)
-    names = entities(question)
-    wants_number = bool(_ASKS_QUANTITY.search(question))
+    related = list(sources[:3])
+    if focus.unknown_head:
+        return Quoted([], False, f"the knowledge base never mentions {focus.head_word}", related)
+    held = set().union(*(content_words(readable(s.text)) for s in sources)) if sources else set()
+    terms = (focus.all_terms or frozenset(content_words(focus.question))) & held
+    if not terms:
+        return Quoted([], False, "no source mentions what was asked", related)
+    candidates = [p for rank, s in enumerate(sources) for p in passages(s, rank)]
+    weights = _weights(terms, focus, sources)
     scored = [
-        (_score(unit, weights, names, wants_number, len(sources)), unit)
-        for unit in units
-        if unit.stems & subject
+        s
+        for p in candidates
+        if _eligible(p, terms, focus) and (s := _score(p, focus, weights, len(sources)))
     ]
     if not scored:
-        return []
-    scored.sort(key=lambda pair: pair[0], reverse=True)
-    floor = scored[0][0] * _KEEP_RATIO
-    chosen: list[_Unit] = []
-    for score, unit in scored:
-        if len(chosen) >= max_bullets or score < floor:
-            break
-        if not any(_near_duplicate(unit, other) for other in chosen):
-            chosen.append(unit)
-    return [Bullet(_shorten(u, asked), (u.source.number,)) for u in chosen]
+        return Quoted([], False, "no passage in the sources speaks to the question", related)
+    scored.sort(key=lambda s: s.score, reverse=True)
+    best = _answering(scored, focus)
+    if best is None or best.lexical < _ANSWER_FLOOR:
+        return Quoted([], False, _why_not(focus, sources), related)
+    if focus.unknown and not (focus.wants and _states_wanted(best.passage, focus)):
+        missing = ", ".join(sorted(focus.unknown))  # "veterinary bills": no bill will do
+        return Quoted([], False, f"the knowledge base never mentions {missing}", related)
+    chosen = _choose(best, scored, focus, weights, max_bullets + focus.listing)
+    bullets = [Bullet(_shown(s.passage, focus), (s.passage.source.number,)) for s in chosen]
+    return Quoted(bullets, True)
 
 
-def _units(source: Source, rank: int) -> list[_Unit]:
-    """Rows stay whole; table chunks split by line; prose splits into sentences."""
-    shown = readable(source.text)
-    is_row = shown != source.text or source.kind == "row"
-    if is_row:
-        pieces = [shown]
-    elif source.kind == "table":
-        pieces = [line.strip() for line in source.text.splitlines()]
-    else:
-        pieces = sentences(source.text)
-    out: list[_Unit] = []
-    for piece in pieces:
-        if len(piece.split()) >= _MIN_WORDS or (is_row and piece):
-            out.append(_Unit(source, rank, piece, frozenset(content_words(piece))))
+def _weights(terms: frozenset[str], focus: Focus, sources: Sequence[Source]) -> dict[str, float]:
+    """Inverse document frequency across the sources; the asked phrase weighs more."""
+    stems = [set(content_words(readable(s.text))) for s in sources]
+    n = len(stems)
+    out = {}
+    for term in terms:
+        idf = math.log(1 + n / (1 + sum(term in s for s in stems))) + 0.1
+        out[term] = idf * (1.5 if term in focus.asked else 1.0)
     return out
 
 
-def _rarity(asked: set[str], sources: Sequence[Source]) -> dict[str, float]:
-    """Inverse document frequency of each question word across the retrieved sources."""
-    stems = [set(content_words(readable(s.text))) for s in sources]
-    n = len(stems)
-    return {w: math.log(1 + n / (1 + sum(w in s for s in stems))) + 0.1 for w in asked}
+def _eligible(p: Passage, terms: frozenset[str], focus: Focus) -> bool:
+    short = len(p.text.split()) < _MIN_WORDS
+    if short and p.kind == "sentence":
+        return False  # a heading ("3.1 Room rent"), not an answer; items say what they list
+    if not (p.stems | p.context_stems) & terms:
+        return False
+    return not (focus.ids and conflicts(p.text + " " + p.context, focus.ids))
 
 
-def _score(
-    unit: _Unit, weights: dict[str, float], names: Sequence[str], wants_number: bool, n: int
-) -> float:
-    total = sum(weights.values())
-    coverage = sum(weights[w] for w in unit.stems if w in weights) / total
-    rank_bonus = 0.15 * (1 - unit.rank / n)
-    low = unit.text.lower()
-    named = sum(1 for name in names if name.lower() in low)
-    number_bonus = 0.2 if wants_number and number_mentions(unit.text) else 0.0
-    sprawl = min(0.3, 0.1 * max(0, len(unit.text.split()) - 45) / 45)  # lists flattened by PDFs
-    return coverage + rank_bonus + min(0.2, 0.1 * named) + number_bonus - sprawl
+def _score(p: Passage, focus: Focus, weights: dict[str, float], n: int) -> _Scored | None:
+    total = sum(weights.values()) or 1.0
+    own = sum(w for t, w in weights.items() if t in p.stems) / total
+    context = sum(w for t, w in weights.items() if t in p.context_stems) / total
+    above = p.path_stems - p.stems - p.context_stems  # the headings the clause sits under
+    lexical = own + 0.6 * context + 0.3 * sum(w for t, w in weights.items() if t in above) / total
+    fit = _range_fit(p, focus)
+    if fit < 0:
+        return None  # a row for another band than the one the question states
+    score = lexical + 0.5 * fit + _quantity_bonus(p, focus)
+    score += 0.1 * (1 - p.rank / n) - 0.015 * min(p.position, 6)
+    score += _definition_bonus(p, focus)
+    if p.kind == "list":  # a whole list answers "list ..."; otherwise its items compete
+        score += 0.15 if focus.listing else -0.1
+    if _EXCEPTION.match(p.text):
+        score -= 0.1
+    elif _QUALIFIES.search(p.text):
+        score -= 0.05
+    score -= min(0.3, 0.1 * max(0, len(p.text.split()) - 60) / 60)  # run-on text
+    return _Scored(score, lexical, p)
 
 
-def _near_duplicate(a: _Unit, b: _Unit) -> bool:
+def _quantity_bonus(p: Passage, focus: Focus) -> float:
+    if not focus.wants:
+        return 0.0
+    return 0.2 if _states_wanted(p, focus) else -0.05
+
+
+def _range_fit(p: Passage, focus: Focus) -> float:
+    """For a table row: +1 when its label's range holds a quantity the question states,
+    -1 (dropped) when it holds none of them. For prose, +1 when a stated condition's range
+    holds it ("within 30 days" for "two weeks ago"), +0.5 when it bounds the same kind of
+    quantity ("above Rs. 3 Lacs" for "Rs 3 lakh"): it speaks to the condition asked about."""
+    if not focus.stated:
+        return 0.0
+    found = ranges(p.label if p.kind == "row" else p.text)
+    relevant = [(r, q) for r in found for q in focus.stated if _comparable(r, q)]
+    if not relevant:
+        return 0.0
+    if any(r.contains(q) for r, q in relevant):
+        return 1.0
+    return -1.0 if p.kind == "row" else 0.5
+
+
+def _comparable(r: Range, q: Quantity) -> bool:
+    """Bounds that measure what `q` measures: an amount written without its currency is
+    one only when it is large ("3,00,000"), a bare number is an age in years."""
+    if r.kind == q.kind:
+        return True
+    if {r.kind, q.kind} <= {"money", "number"}:
+        bounds = [b for b in (r.low, r.high) if b is not None]
+        return all(b >= 1000 for b in bounds)
+    return r.kind == "duration" and q.kind == "number"
+
+
+def _definition_bonus(p: Passage, focus: Focus) -> float:
+    if not focus.defined:
+        return 0.0
+    term = re.escape(focus.defined).replace(r"\ ", r"[\s-]+")
+    if re.search(rf"(?i)\b{term}s?\b['’\"”]?\s*(?:\([^)]*\)\s*)?{_DEFINES}", p.text):
+        return 0.3
+    return 0.0
+
+
+def _answering(scored: list[_Scored], focus: Focus) -> _Scored | None:
+    """The best passage that speaks of what was asked (itself, or through its clause's
+    headings or lead-in) and, when an amount or a period is asked for, states one.
+
+    Words the knowledge never uses were refused before ("claim settlement ratio"); a
+    word it uses elsewhere may be missing here ("room rent" in a table of "Room,
+    Boarding and Nursing expenses").
+    """
+    if not focus.asked:
+        return scored[0]
+    for s in scored[:12]:
+        p = s.passage
+        if focus.asked & (p.stems | p.context_stems | p.path_stems) and _states_wanted(p, focus):
+            return s
+    return None
+
+
+def _states_wanted(p: Passage, focus: Focus) -> bool:
+    """The passage states the kind of quantity asked for; a bare small number ("5 beds")
+    is no amount, a bare large one ("15,000" in a table of limits) is."""
+    if not focus.wants:
+        return True
+    wanted = _WANTED_KINDS[focus.wants]
+    for q in quantities(p.text):
+        if q.kind == "number" and focus.wants == "money" and q.value < 100:
+            continue
+        if q.kind in wanted:
+            return True
+    return False
+
+
+def _why_not(focus: Focus, sources: Sequence[Source]) -> str:
+    held = set().union(*(content_words(readable(s.text)) for s in sources))
+    if focus.head and focus.head not in held:
+        return f"the closest sources do not speak of {focus.head_word}"
+    return "no passage in the sources answers what was asked"
+
+
+def _choose(
+    best: _Scored, scored: list[_Scored], focus: Focus, weights: dict[str, float], limit: int
+) -> list[_Scored]:
+    """The best passage, then others nearly as good that say something new about the
+    same thing: they hold the rarest question word the first one holds ("PED" in "PED
+    waiting period", so not the 30-day waiting period)."""
+    chosen = [best]
+    key = _key_term(best.passage, weights)
+    for s in scored:
+        if len(chosen) >= limit:
+            break
+        if s is best or s.score < _KEEP_RATIO * best.score or s.lexical < 0.5 * best.lexical:
+            continue
+        if key and key not in s.passage.stems | s.passage.context_stems | s.passage.path_stems:
+            continue
+        if not any(_overlaps(s.passage, c.passage) for c in chosen):
+            chosen.append(s)
+    return _rule_first(chosen)
+
+
+def _rule_first(chosen: list[_Scored]) -> list[_Scored]:
+    """A qualification ("The waiting period is reduced to 12 months for ...") follows the
+    rule it qualifies when both come from the same clause."""
+    out = list(chosen)
+    for i, s in enumerate(out):
+        if not _QUALIFIES.search(s.passage.text):
+            continue
+        rules = [
+            r
+            for r in out[i + 1 :]
+            if r.passage.source.number == s.passage.source.number
+            and r.passage.position < s.passage.position
+            and not _QUALIFIES.search(r.passage.text)
+        ]
+        if rules:
+            rule = rules[0]
+            out.remove(rule)
+            out.insert(i, rule)
+    return out
+
+
+def _key_term(p: Passage, weights: dict[str, float]) -> str:
+    held = [t for t in weights if t in p.stems | p.context_stems]
+    return max(held, key=lambda t: weights[t]) if held else ""
+
+
+def _overlaps(a: Passage, b: Passage) -> bool:
+    if a.text in b.text or b.text in a.text:
+        return True
+    if _values(a.text) != _values(b.text):
+        return False  # the same rule with another number ("15 days" / "30 days") is news
     if fuzz.token_set_ratio(a.text, b.text) >= 90:
         return True
     union = a.stems | b.stems
     return bool(union) and len(a.stems & b.stems) / len(union) >= 0.8
 
 
-def _shorten(unit: _Unit, asked: set[str]) -> str:
-    text = unit.text
-    if len(text) <= MAX_BULLET_CHARS:
-        return text
-    if readable(unit.source.text) != unit.source.text:
-        text = _relevant_fields(text, asked)
-    return trim(text, MAX_BULLET_CHARS)
+def _values(text: str) -> set[tuple[str, float]]:
+    return {(q.kind, q.value) for q in quantities(text)}
 
 
-def _relevant_fields(row: str, asked: set[str]) -> str:
+def _shown(p: Passage, focus: Focus) -> str:
+    text = p.shown()
+    if p.kind == "record" and len(text) > MAX_BULLET_CHARS:
+        text = _relevant_fields(text, focus.all_terms)
+    return trim(text, MAX_LIST_BULLET_CHARS if p.kind == "list" else MAX_BULLET_CHARS)
+
+
+def _relevant_fields(row: str, asked: frozenset[str]) -> str:
     """For a wide row: the first two fields (they usually identify it) and the fields
     whose key or value the question mentions."""
     fields = row.split(", ")
@@ -148,14 +311,24 @@ def _relevant_fields(row: str, asked: set[str]) -> str:
     return ", ".join(keep)
 
 
+_ABBREVIATION_STOP = re.compile(
+    r"\b(?:rs|no|nos|sr|viz|etc|i\.e|e\.g|cl|sec|art|vs|approx)\.$", re.IGNORECASE
+)
+
+
 def trim(text: str, limit: int = MAX_BULLET_CHARS) -> str:
-    """Cut to `limit` characters at a sentence end if one is near, else at a word, with …"""
+    """Cut to `limit` characters at a sentence end if one is near (never at "Rs."), else
+    at a clause or word boundary, with …"""
     if len(text) <= limit:
         return text
     head = text[: limit - 1]
-    stop = head.rfind(". ")
-    if stop >= limit * 0.5:
-        return head[: stop + 1]
+    stops = [m.end() for m in re.finditer(r"[.;](?=\s)", head)]
+    for end in reversed(stops):
+        if end < limit * 0.5:
+            break
+        if head[end - 1] == "." and _ABBREVIATION_STOP.search(head[:end]):
+            continue
+        return head[:end].rstrip(";")
     space = head.rfind(" ")
     cut = head[:space] if space >= limit * 0.5 else head
     return cut.rstrip(" ,;:") + "…"

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import prompts
 from bot.conversation.citations import is_not_found, parse_bullets
 from bot.conversation.context import fence
-from bot.conversation.extractive import extractive_answer
+from bot.conversation.extractive import quote
+from bot.conversation.focus import Focus, focus_of
 from bot.conversation.types import Bullet, Intent, Source
 from knowledge.llm import ChatModel, LLMError
 
@@ -37,6 +38,8 @@ class Generated:
     notice: str = ""
     not_found: bool = False
     failed: bool = False  # the model failed and quoted passages stand in
+    related: tuple[Source, ...] = ()  # closest sources, shown as related reading if not found
+    reason: str = ""  # why nothing was found
 
 
 def prompt_name(intent: Intent) -> str:
@@ -50,37 +53,30 @@ def generate(
     sources: Sequence[Source],
     model: ChatModel | None,
     version: str | None = None,
+    focus: Focus | None = None,
 ) -> Generated:
     prompt = prompts.load(prompt_name(intent), version)
+    asked = focus or focus_of(question)
     if model is None:
-        return _extractive(question, sources, prompt.label, prompt.system, EXTRACTIVE_NOTICE)
+        return _extractive(asked, sources, prompt.label, prompt.system, EXTRACTIVE_NOTICE)
     system, user = prompt.render(context=fence(sources), question=question)
     try:
         reply = model.complete(system, user)
     except LLMError as exc:
         log.warning("language model failed, answering with quoted passages: %s", exc)
         notice = f"The language model is unavailable ({exc}); these are quoted passages."
-        return _extractive(question, sources, prompt.label, prompt.system, notice, failed=True)
+        return _extractive(asked, sources, prompt.label, prompt.system, notice, failed=True)
     if is_not_found(reply) or reply.strip().upper().startswith("NOT_FOUND"):
         return Generated([], prompt.label, model.model_name, prompt.system, not_found=True)
     bullets = parse_bullets(reply, max_source=len(sources))
     if not bullets:
         notice = "The language model's reply could not be read; these are quoted passages."
-        return _extractive(question, sources, prompt.label, prompt.system, notice, failed=True)
+        return _extractive(asked, sources, prompt.label, prompt.system, notice, failed=True)
     return Generated(bullets, prompt.label, model.model_name, prompt.system)
 
 
-def without_heading(source: Source) -> Source:
-    """Rulebook chunks open with their heading path; quoted bullets read better without it."""
-    first, _, rest = source.text.partition("\n")
-    is_heading = rest and len(first) < 200 and not first.rstrip().endswith((".", ":", ";"))
-    if source.kind in ("rulebook", "table") and is_heading:
-        return replace(source, text=rest.strip())
-    return source
-
-
 def _extractive(
-    question: str,
+    focus: Focus,
     sources: Sequence[Source],
     label: str,
     instructions: str,
@@ -88,13 +84,15 @@ def _extractive(
     *,
     failed: bool = False,
 ) -> Generated:
-    bullets = extractive_answer(question, [without_heading(s) for s in sources])
+    quoted = quote(focus, sources)
     return Generated(
-        bullets,
+        quoted.bullets if quoted.answered else [],
         label,
         EXTRACTIVE,
         instructions,
         notice=notice,
-        not_found=not bullets,
+        not_found=not quoted.answered,
         failed=failed,
+        related=tuple(quoted.related),
+        reason=quoted.reason,
     )

@@ -12,6 +12,7 @@ from typing import Any
 
 import prompts
 from bot.conversation.context import fence, number_sources, relevant
+from bot.conversation.focus import focus_of
 from bot.conversation.generate import Generated, generate, prompt_name
 from bot.conversation.input import clean_question
 from bot.conversation.ports import AnswerSink, Claims, History, KnowledgePort, PromptChooser
@@ -115,10 +116,18 @@ class Pipeline:
             intent = intent_of(standalone, self._model)
         with timer.step("retrieve"):
             result = self._knowledge.retrieve(
-                standalone, scopes=scopes, budget=BUDGETS.get(intent, DOCS)
+                standalone,
+                scopes=scopes,
+                budget=BUDGETS.get(intent, DOCS),
+                defined=focus_of(standalone).defined,
             )
         for name, ms in result.timings_ms.items():
             timer.add(f"retrieve.{name}", ms)
+        focus = focus_of(
+            standalone,
+            ignore=[w for n in result.named for w in n.words],
+            vocabulary=self._knowledge.vocabulary(scopes),
+        )
         with timer.step("context"):
             chunks = relevant(result.chunks, standalone)
             definitions = _definitions(question, expansions, glossary)
@@ -137,6 +146,7 @@ class Pipeline:
                     sources=sources,
                     model=self._model,
                     version=version,
+                    focus=focus,
                 )
                 if chunks or facts
                 else None
@@ -173,16 +183,17 @@ class Pipeline:
             choices={"prompt": generated.prompt} if generated else {},
         )
         if generated is None or generated.not_found:
+            related = generated.related if generated else ()
             return Answer(
                 **base,  # type: ignore[arg-type]
                 bullets=(Bullet(NOT_FOUND),),
-                sources=(),
+                sources=related,
                 confidence=Confidence.LOW,
                 scores=NO_SCORES,
                 prompt=generated.prompt if generated else prompts.load(prompt_name(intent)).label,
                 model=generated.model if generated else "none",
                 timings_ms=timer.finish(),
-                notice=generated.notice if generated else "",
+                notice=_not_found_notice(generated),
             )
         with timer.step("score"):
             scores = score_answer(
@@ -255,6 +266,18 @@ class Pipeline:
         timings = dict(answer.timings_ms)
         answer_id = self._answers.save_turn(turn, answer, retrieved=retrieved)
         return replace(answer, id=answer_id, timings_ms=timings)
+
+
+def _not_found_notice(generated: Generated | None) -> str:
+    """Why nothing was found, and what the listed sources are (reading, not an answer)."""
+    if generated is None:
+        return ""
+    parts = [generated.notice] if generated.notice and generated.model != "extractive" else []
+    if generated.reason:
+        parts.append(f"Nothing answers this: {generated.reason}.")
+    if generated.related:
+        parts.append("Related reading: the closest passages are listed below.")
+    return " ".join(parts)
 
 
 def _retrieved(chunks: Sequence[Retrieved], sources: Sequence[Source]) -> list[dict[str, Any]]:

@@ -34,7 +34,9 @@ class KnowledgePort(Protocol):
 
     def vocabulary(self, scopes: Sequence[str]) -> set[str]: ...
 
-    def retrieve(self, query: str, *, scopes: Sequence[str], budget: Budget) -> RetrievalResult: ...
+    def retrieve(
+        self, query: str, *, scopes: Sequence[str], budget: Budget, defined: str = ""
+    ) -> RetrievalResult: ...
 
 
 class PromptChooser(Protocol):

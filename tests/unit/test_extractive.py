@@ -69,7 +69,13 @@ def test_nothing_relevant_gives_no_bullets() -> None:
 
 
 def test_max_bullets_is_respected() -> None:
-    assert len(extractive_answer("room rent ICU maternity premium", SOURCES, max_bullets=2)) == 2
+    sources = [
+        _rulebook(n, f"Cashless claims are settled within {days} days at network hospital {n}.")
+        for n, days in ((1, 3), (2, 5), (3, 7), (4, 9))
+    ]
+    question = "How are cashless claims settled at network hospitals?"
+    assert len(extractive_answer(question, sources, max_bullets=4)) == 4
+    assert len(extractive_answer(question, sources, max_bullets=2)) == 2
 
 
 def test_long_sentence_is_trimmed_at_a_word() -> None:

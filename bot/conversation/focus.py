@@ -1,0 +1,278 @@
+"""What a question asks about, read without a model: its topic words, the phrase it asks
+for, the kind of answer it wants, the quantities and ids it states.
+
+"My sum insured is Rs 5 lakh. How much will the policy pay for in-patient AYUSH
+treatment?" asks for an amount (money), about AYUSH treatment, for a sum insured of
+5 lakh; a passage that answers it names AYUSH treatment, carries an amount, and — in a
+table by sum insured — sits on the row whose range holds 5 lakh. Everything here is
+surface English (no tagger exists offline), written for questions in general, not for
+any one document.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from functools import cache
+
+from bot.conversation.quantities import Quantity, merged, quantities
+from bot.conversation.text import content_words
+
+# Words that shape a question without saying what it is about.
+_GENERIC = (
+    "tell explain know please want need much many long give show list mean get detail details "
+    "information question answer kind type find let help like would could also exactly "
+    "actually currently still already ever able per thing things way something anything "
+    "happen happens say says said regarding related case done rs inr usd eur gbp lakh "
+    "crore one two three four five six seven eight nine ten twelve fifteen twenty thirty"
+)
+# Words that ask for an amount without saying of what ("what is the cap?").
+_AMOUNT_WORDS = "cap limit maximum max minimum min ceiling most least upto amount"
+# Verbs that frame a yes/no question ("is dental covered?") without naming its subject.
+_PREDICATES = (
+    "cover covered covers coverage include included includes apply applies applicable allow "
+    "allowed allows eligible available pay paid pays payable offer offered offers reimburse "
+    "reimbursed reimburses admissible permitted entitled provide provides provided"
+)
+_PRONOUN_WORDS = "it this that these those they them he she him her its their"
+_PRONOUNS = frozenset(_PRONOUN_WORDS.split())
+_I = re.IGNORECASE
+_STOP_AFTER = (
+    r"(?=\s+(?:under|in|for|of|on|with|within|if|when|during|from|as per|according to|by|at"
+    r"|after|before|per|to|and am|and is|and are|and what|and how|and can|and do|and does)\b"
+    r"|\s*[?,.;:!]|\s*$)"
+)
+_NP = r"(?:(?:a|an|the|my|our|your|any|his|her|their)\s+)?(?P<np>[^?,.;:!]+?)"
+_DEFINITION = (
+    re.compile(
+        r"\bdefin(?:e|es|ed|ition of)\s+(?:an?\s+|the\s+)?['\"‘“]?(?P<np>[^?'\"’”]+?)['\"’”]?"
+        + _STOP_AFTER,
+        _I,
+    ),
+    re.compile(rf"\bwhat (?:is|are) (?:meant by|the meaning of)\s+{_NP}{_STOP_AFTER}", _I),
+    re.compile(rf"\bmeaning of\s+{_NP}{_STOP_AFTER}", _I),
+    re.compile(rf"\bwhat (?:does|do)\s+{_NP}\s+mean\b", _I),
+    re.compile(
+        r"\b(?:counts?|qualif(?:y|ies)|(?:is|are) (?:considered|regarded|treated)) as\s+"
+        + _NP
+        + _STOP_AFTER,
+        _I,
+    ),
+)
+_AUX = r"(?:does|do|is|are|will|can|would|must|should|did|has|have)"
+_ASKED = (
+    re.compile(rf"\bwhat (?:is|are|was|were|will be|would be)\s+{_NP}{_STOP_AFTER}", _I),
+    re.compile(rf"\bhow (?:much|many)\s+(?P<np>[a-z][a-z\s'-]*?)\s+{_AUX}\b", _I),
+    re.compile(rf"\bhow (?:long|soon|often|early|late) {_AUX}\s+{_NP}{_STOP_AFTER}", _I),
+    re.compile(
+        r"\b(?:cover|covers|reimburse|reimburses|pay for|pays for|include|includes|allow"
+        rf"|allows|offer|offers|give|gives)\s+{_NP}{_STOP_AFTER}",
+        _I,
+    ),
+    re.compile(
+        rf"^\W*(?:is|are|will|would)\s+{_NP}\s+(?:covered|excluded|payable|included|allowed"
+        r"|reimbursed|admissible|paid)\b",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:limit|cap|sub-?limit|waiting period|amount|charges?|fee|premium|rate|ratio"
+        rf"|period) (?:on|for|of)\s+{_NP}{_STOP_AFTER}",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:claim|claims|apply|eligible|qualify|covered|insured|paid|reimbursed|compensated)"
+        rf" for\s+{_NP}{_STOP_AFTER}",
+        _I,
+    ),
+)
+_DURATION_ASKED = (
+    r"\bhow (?:long|soon|early|late)\b|(?:^|[.?!]\s+)when\b|\bwithin how\b"
+    r"|\bhow many (?:days|weeks|months|years|hours)\b"
+    r"|\b(?:waiting|grace|notice|free[- ]look|survival|moratorium) period\b|\btime limit\b"
+    r"|\bdeadline\b"
+)
+_MONEY_ASKED = (
+    r"\bhow much\b|\b(?:limit|cap|sub-?limit|amount|cost|costs|price|premium|fee|fees|charges?"
+    r"|sum insured|maximum|minimum|payable|pay(?:s|out)?|refund|settle|revenue|income"
+    r"|expenditure|capex|assets|liabilities|cash flow|profit|loss|sales|debt|dividend)\b"
+)
+_WANTS = (
+    ("duration", re.compile(_DURATION_ASKED, _I)),
+    ("percent", re.compile(r"\bpercent(?:age)?\b|\bwhat (?:rate|share|proportion)\b|%", _I)),
+    ("money", re.compile(_MONEY_ASKED, _I)),
+    ("number", re.compile(r"\bhow many\b|\bwhat (?:age|number)\b|\bhow old\b|\bratio\b", _I)),
+)
+_LISTING = re.compile(
+    r"\b(?:list|enumerate|what (?:are|were) (?:all )?the|which (?:documents|items|diseases"
+    r"|conditions|treatments|procedures|expenses))\b",
+    _I,
+)
+# An id-like name: a word and a short id ("Plan B", "Option 2", "Tier III", "Zone A").
+_ID_NAME = re.compile(
+    r"\b([A-Z][a-z]{2,}|[a-z]{3,})\s+([A-HJ-Z]|\d{1,2}|[IVX]{2,4})\b(?![\w%/.,-]\d)"
+)
+_NOT_ID_WORDS = (
+    "the and for with per than rs inr usd age aged last first next past over under above "
+    "below about around within after before since from until year years month months day "
+    "days week weeks page pages section clause item note table figure exhibit"
+)
+_NOT_ID_KINDS = frozenset(_NOT_ID_WORDS.split())
+_NOT_NP_WORDS = "if when for under in of to and or as whether because"
+_LEADING_NOT_NP = frozenset(_NOT_NP_WORDS.split())
+
+
+@cache
+def _word_set(words: str) -> frozenset[str]:
+    return frozenset(content_words(words))
+
+
+@dataclass(frozen=True)
+class IdName:
+    """ "Plan B": `kind` "plan", `id` "B"."""
+
+    kind: str
+    id: str
+
+
+@dataclass(frozen=True)
+class Focus:
+    question: str
+    terms: frozenset[str]  # topic stems: no frame words, no document names
+    asked: frozenset[str]  # stems of the phrase asked for ("claim settlement ratio")
+    head: str  # the stem that phrase is about ("ratio"): an answer must speak of it
+    head_word: str  # ... as the question wrote it
+    defined: str  # the term a definition question asks about ("hospital"), else ""
+    wants: str  # "duration" | "money" | "percent" | "number" | ""
+    stated: tuple[Quantity, ...]  # quantities the question gives ("Rs 5 lakh", "age 62")
+    ids: tuple[IdName, ...]  # "Plan B"
+    listing: bool  # asks for a list
+    unknown: frozenset[str] = frozenset()  # asked words the knowledge never uses
+    unknown_head: bool = False  # ... among them the word the phrase is about
+
+    @property
+    def all_terms(self) -> frozenset[str]:
+        return self.terms | self.asked
+
+
+def focus_of(
+    question: str, *, ignore: Iterable[str] = (), vocabulary: Collection[str] | None = None
+) -> Focus:
+    """Read `question`; words of `ignore` (the names of documents it names) are not topic.
+
+    `vocabulary`: the words the knowledge uses (five letters and more); an asked word of
+    that length outside it ("veterinary") means the knowledge cannot answer.
+    """
+    ignored = {w.lower() for w in ignore}
+    text = _without(question, ignored)
+    frame = _word_set(_GENERIC) | _word_set(_PREDICATES) | _word_set(_AMOUNT_WORDS)
+    terms = frozenset(content_words(text)) - frame
+    defined = _first_match(_DEFINITION, text, frozenset())
+    phrase = _first_match(_ASKED, text, frame)
+    asked = frozenset(content_words(f"{defined} {phrase}")) - frame
+    core = _MEASURE_END.sub("", phrase or defined).strip() or phrase or defined
+    heads = [
+        (stem, word)
+        for word in re.findall(r"[\w'-]+", core)
+        for stem in content_words(word)
+        if stem in asked
+    ]
+    unknown = _unknown(f"{defined} {core}", vocabulary)
+    return Focus(
+        question=question,
+        terms=terms or frozenset(content_words(text)),
+        asked=asked,
+        head=heads[-1][0] if heads else "",
+        head_word=heads[-1][1] if heads else "",
+        defined=defined.lower(),
+        wants=_wants(text),
+        stated=tuple(merged(quantities(text))),
+        ids=tuple(_ids(text)),
+        listing=bool(_LISTING.search(text)),
+        unknown=unknown,
+        unknown_head=bool(heads) and heads[-1][0] in unknown,
+    )
+
+
+# A phrase ending in a measure says what kind of quantity is wanted, not what it is about:
+# "pre-existing disease waiting period" is about the disease.
+_MEASURE_END = re.compile(
+    r"\s*(?:\b(?:waiting|grace|notice|free[- ]look|cooling[- ]off|survival|moratorium|time)\s+)?"
+    r"\b(?:periods?|limits?|amounts?|caps?|durations?|time|maximum|minimum|number|count|total"
+    r"|percentage|age|sum)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _unknown(phrase: str, vocabulary: Collection[str] | None) -> frozenset[str]:
+    if vocabulary is None:
+        return frozenset()
+    long_words = [w for w in re.findall(r"[A-Za-z]+", phrase.lower()) if len(w) >= 5]
+    return frozenset(
+        stem
+        for word in long_words
+        if word not in vocabulary and not _inflection_known(word, vocabulary)
+        for stem in content_words(word)
+    )
+
+
+def _inflection_known(word: str, vocabulary: Collection[str]) -> bool:
+    forms = {word + "s", word + "es", word.rstrip("s"), word[:-2] if word.endswith("es") else word}
+    return any(f in vocabulary for f in forms)
+
+
+def _without(question: str, words: set[str]) -> str:
+    if not words:
+        return question
+    pattern = r"(?i)\b(?:" + "|".join(re.escape(w) for w in words) + r")(?:['’]s)?\b"
+    return re.sub(pattern, " ", question)
+
+
+def _first_match(patterns: Iterable[re.Pattern[str]], text: str, frame: frozenset[str]) -> str:
+    """The first phrase a pattern captures that says more than frame words."""
+    for pattern in patterns:
+        for m in pattern.finditer(text):
+            phrase = re.sub(r"\([^)]*\)", " ", m.group("np"))
+            phrase = re.split(r"['’]s\s+", phrase)[-1]  # "United India's claim ratio"
+            phrase = " ".join(phrase.split()).strip(" '\"‘’“”")
+            first = phrase.split()[0].lower() if phrase else ""
+            if not phrase or first in _LEADING_NOT_NP or phrase.lower() in _PRONOUNS:
+                continue
+            if set(content_words(phrase)) - frame:
+                return phrase
+    return ""
+
+
+def _wants(text: str) -> str:
+    """The kind of quantity an answer should state; none for a yes/no question ("can I
+    opt for it if my sum insured is Rs 3 lakh?") unless it also asks how much or when."""
+    yes_no = re.match(
+        r"^\W*(?:is|are|am|can|could|do|does|did|will|would|shall|should|may|has|have)\b", text, _I
+    )
+    if yes_no and not re.search(r"\bhow (?:much|many|long|soon)\b|\bwhen\b", text, _I):
+        return ""
+    for kind, pattern in _WANTS:
+        if pattern.search(text):
+            return kind
+    return ""
+
+
+def _ids(text: str) -> list[IdName]:
+    out = []
+    for m in _ID_NAME.finditer(text):
+        kind, ident = m.group(1).lower(), m.group(2)
+        if kind in _NOT_ID_KINDS or (ident.isdigit() and not m.group(1)[0].isupper()):
+            continue
+        out.append(IdName(kind, ident.upper()))
+    return out
+
+
+def conflicts(text: str, ids: Iterable[IdName]) -> bool:
+    """The text is about a sibling of an asked id ("Plan C" when "Plan B" was asked)
+    and does not mention the asked one."""
+    for wanted in ids:
+        pattern = rf"(?i)\b{re.escape(wanted.kind)}s?\s+([A-Z]|\d{{1,2}}|[IVX]{{1,4}})\b"
+        named = {m.group(1).upper() for m in re.finditer(pattern, text)}
+        if named and wanted.id not in named:
+            return True
+    return False

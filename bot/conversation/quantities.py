@@ -1,0 +1,303 @@
+"""Numbers as quantities: a value with its kind (days, money, percent ...), and ranges.
+
+"30 days", "thirty (30) days", "Rs. 5,000/-", "₹ 10L", "2% of Sum Insured" and "three
+months" are quantities a reader compares by meaning: "two months" falls in "> one month
+and upto three months", "Rs 10 lakh" in "Rs. 5 Lacs and Above", and "7%" is not "7 Lac".
+Everything here is pure and offline.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+DURATION_DAYS = {
+    "hour": 1 / 24, "hr": 1 / 24, "day": 1.0, "week": 7.0, "month": 30.0, "year": 365.0,
+}  # fmt: skip
+SCALES = {
+    "thousand": 1e3, "k": 1e3, "lakh": 1e5, "lac": 1e5, "l": 1e5, "crore": 1e7, "cr": 1e7,
+    "million": 1e6, "mn": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9,
+    "trillion": 1e12,
+}  # fmt: skip
+_ONES = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+}  # fmt: skip
+_TENS = {
+    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+    "eighty": 80, "ninety": 90,
+}  # fmt: skip
+
+_SPELLED = (
+    rf"(?:(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(k for k in _ONES if _ONES[k] < 10)}))?"
+    rf"|{'|'.join(sorted(_ONES, key=len, reverse=True))})(?:\s+hundred)?"
+)
+_CURRENCY = r"(?:rs\.?|inr|usd|us\$|eur|gbp|[$€£₹])"
+_SCALE = r"(?:thousands?|lakhs?|lacs?|crores?|millions?|billions?|trillions?|mn|bn|cr|k|l)"
+_UNIT = r"(?:hours?|hrs?|days?|weeks?|months?|years?|yrs?)"
+_QUANTITY = re.compile(
+    rf"(?P<cur>{_CURRENCY}\s?)?"
+    rf"(?P<num>\d{{1,3}}(?:,\d{{2,3}})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+|(?P<sp>{_SPELLED}))"
+    rf"(?P<frac>/\d+(?:st|nd|rd|th)?)?"
+    rf"(?:\s*\((?P<paren>[^()]{{1,30}})\))?"
+    rf"(?P<scale>\s?{_SCALE}\b)?"
+    r"(?P<dash>\s?/-)?"
+    rf"(?P<pct>\s?(?:%|per\s?cent\b|percent\b))?"
+    rf"(?P<unit>\s?{_UNIT}\b['’]?)?",
+    re.IGNORECASE,
+)
+_CITATION = re.compile(r"\[\d+(?:\s*[-–,;]\s*\d+)*\]")
+_PLACE = re.compile(
+    r"(?i)\b(?:sections?|clauses?|articles?|chapters?|paras?|paragraphs?|rules?|pages?|pp?"
+    r"|items?|tables?|annexures?|schedules?|notes?|exclusions?|excl|code|no|nos|v|part)"
+    r"\.?\s*[-–]?\s*\d+(?:\.\d+)*[a-z]?\b"
+)
+_LIST_NUMBER = re.compile(r"(?m)^[ \t]*\(?\d{1,2}[.)](?=\s)")
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number with what it counts; `value` is in the kind's base unit (days for
+    durations, currency units for money), so "3 months" and "90 days" compare equal."""
+
+    value: float
+    kind: str  # "duration" | "money" | "percent" | "fraction" | "number"
+    start: int
+    end: int
+    text: str
+    scaled: bool = False  # written with a scale word ("5 lakh", "$2.1 billion")
+
+    def same_kind(self, other: Quantity) -> bool:
+        if self.kind == other.kind:
+            return True
+        loose = {"money", "number"}  # amounts in tables often drop the currency
+        return {self.kind, other.kind} <= loose
+
+    def matches(self, other: Quantity) -> bool:
+        """The same quantity: same kind, equal value (a rounded figure matches)."""
+        if not self.same_kind(other):
+            return False
+        return _close(self.value, other.value)
+
+
+def _close(a: float, b: float) -> bool:
+    if a == b:
+        return True
+    big = max(abs(a), abs(b))
+    return big > 0 and abs(a - b) / big < 0.005
+
+
+def quantities(text: str) -> list[Quantity]:
+    """Every quantity in `text`, in order; section numbers, list numbers, citation marks
+    and numbers glued to words ("COVID-19", "Form16") are not quantities."""
+    return list(_quantities(text))
+
+
+@lru_cache(maxsize=4096)
+def _quantities(text: str) -> tuple[Quantity, ...]:
+    scrubbed = _blank(_LIST_NUMBER, _blank(_PLACE, _blank(_CITATION, text)))
+    out: list[Quantity] = []
+    for m in _QUANTITY.finditer(scrubbed):
+        found = _quantity(scrubbed, text, m)
+        if found is not None:
+            out.append(found)
+    return tuple(out)
+
+
+def _blank(pattern: re.Pattern[str], text: str) -> str:
+    return pattern.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def _quantity(scrubbed: str, text: str, m: re.Match[str]) -> Quantity | None:
+    start = m.start("num") if not m.group("cur") else m.start()
+    before = scrubbed[start - 1 : start] if start else ""
+    glued = before.isalpha() or before in ("_", "-")
+    if m.group("sp") is None and glued and not m.group("cur"):
+        return None  # part of a name: "COVID-19", "H1N1"
+    after = scrubbed[m.end("num") : m.end("num") + 1]
+    if m.group("sp") is None and after.isalpha() and not (m.group("scale") or m.group("unit")):
+        return None  # "10x", "36months" glued: not a clean quantity
+    if m.group("sp") is not None and not _word_bounded(scrubbed, m.start("num"), m.end("num")):
+        return None  # "someone", "often"
+    value = _value(m)
+    if value is None:
+        return None
+    kind, value = _kind(m, value)
+    if m.group("sp") is not None and kind == "number" and not m.group("paren"):
+        return None  # a bare spelled number ("one of the") is rarely a quantity
+    end = m.end()
+    while end > m.start() and scrubbed[end - 1].isspace():
+        end -= 1
+    return Quantity(value, kind, m.start(), end, text[m.start() : end], bool(m.group("scale")))
+
+
+def _word_bounded(text: str, start: int, end: int) -> bool:
+    left = text[start - 1 : start] if start else ""
+    right = text[end : end + 1]
+    return not (left.isalpha() or right.isalpha())
+
+
+def _value(m: re.Match[str]) -> float | None:
+    raw = m.group("num")
+    if m.group("sp") is not None:
+        number = float(_spelled_value(raw))
+    else:
+        number = float(raw.replace(",", ""))
+    if m.group("frac"):
+        denominator = float(re.sub(r"\D", "", m.group("frac")) or 0)
+        if not denominator:
+            return None
+        number /= denominator
+    scale = (m.group("scale") or "").strip().lower().rstrip("s")
+    if scale:
+        number *= SCALES.get(scale, 1.0)
+    return number
+
+
+def _spelled_value(words: str) -> int:
+    total = 0
+    for word in re.split(r"[\s-]+", words.lower()):
+        if word == "hundred":
+            total = max(total, 1) * 100
+        else:
+            total += _TENS.get(word, _ONES.get(word, 0))
+    return total
+
+
+def _kind(m: re.Match[str], value: float) -> tuple[str, float]:
+    unit = (m.group("unit") or "").strip().lower().rstrip("'’").rstrip("s")
+    if not unit and m.group("paren"):
+        unit = _unit_in(m.group("paren"))
+    if unit:
+        unit = {"yr": "year", "hour": "hour", "hr": "hr"}.get(unit, unit)
+        return "duration", value * DURATION_DAYS.get(unit, 1.0)
+    if m.group("pct"):
+        return "percent", value
+    if m.group("frac"):
+        return "fraction", value
+    if m.group("cur") or m.group("dash"):
+        return "money", value
+    if m.group("scale") and (m.group("scale") or "").strip().lower() in (
+        "lakh", "lakhs", "lac", "lacs", "crore", "crores", "l", "cr",
+    ):  # fmt: skip
+        return "money", value
+    return "number", value
+
+
+def _unit_in(text: str) -> str:
+    m = re.search(rf"(?i)\b{_UNIT}\b", text)
+    return m.group(0).lower().rstrip("s") if m else ""
+
+
+def merged(found: list[Quantity]) -> list[Quantity]:
+    """ "36 (thirty six)" or "thirty six (36)" written twice is one quantity."""
+    out: list[Quantity] = []
+    for q in found:
+        if out and _close(out[-1].value, q.value) and q.start - out[-1].end <= 3:
+            continue
+        out.append(q)
+    return out
+
+
+# ---- ranges ---------------------------------------------------------------------------------
+
+_LOW_OPEN = r"(?:>|more than|above|over|exceeding|beyond|greater than|in excess of)"
+_HIGH = (
+    r"(?:<=?|≤|less than|below|under|up\s?to|upto|not exceeding|not more than|within"
+    r"|maximum of|max\.?)"
+)
+_LOW_CLOSED = r"(?:>=|≥|at least|minimum of|min\.?|from|not less than)"
+_OPEN_END = r"(?:and above|and more|or more|or above|onwards|and over|\+)"
+
+
+@dataclass(frozen=True)
+class Range:
+    """Bounds on one kind of quantity; None is unbounded."""
+
+    kind: str
+    low: float | None
+    high: float | None
+    low_inclusive: bool = True
+    high_inclusive: bool = True
+    unit: float = 1.0  # base units per written unit: 365 for "18 to 65 years"
+
+    def contains(self, q: Quantity) -> bool:
+        """Whether `q` falls inside; a bare number is read in the range's own unit
+        ("my father is 78" against "18 to 65 years")."""
+        v = q.value
+        if q.kind == "number" and self.kind == "duration":
+            v = q.value * self.unit
+        elif not Quantity(0.0, self.kind, 0, 0, "").same_kind(q):
+            return False
+        if self.low is not None and (v < self.low or (v == self.low and not self.low_inclusive)):
+            return False
+        return not (
+            self.high is not None
+            and (v > self.high or (v == self.high and not self.high_inclusive))
+        )
+
+
+def ranges(text: str) -> list[Range]:
+    """Ranges a text states: "< Rs. 5 Lacs", "Rs. 5 Lacs and Above", ">3,00,000 to
+    15,00,000", "> one month and upto three months", "between 18 and 65 years"."""
+    found = merged(quantities(text))
+    out: list[Range] = []
+    used: set[int] = set()
+    for i, q in enumerate(found):
+        if i in used:
+            continue
+        before = text[max(0, q.start - 24) : q.start].lower()
+        nxt = found[i + 1] if i + 1 < len(found) else None
+        between = text[q.end : nxt.start].lower() if nxt else ""
+        after = text[q.end : q.end + 14].lower()
+        if nxt and _joins(between) and _compatible(q, nxt):
+            kind = _shared_kind(q, nxt)
+            low_open = bool(re.search(rf"{_LOW_OPEN}\s*$", before))
+            high_open = bool(re.search(r"(?:<|less than|below|under)\s*$", between))
+            out.append(
+                Range(kind, _as(q, nxt), _as(nxt, q), not low_open, not high_open, _unit(nxt))
+            )
+            used.add(i + 1)
+        elif re.search(rf"{_LOW_OPEN}\s*$", before):
+            out.append(Range(q.kind, q.value, None, low_inclusive=False, unit=_unit(q)))
+        elif re.search(rf"{_LOW_CLOSED}\s*$", before) or re.match(rf"\s*{_OPEN_END}", after):
+            out.append(Range(q.kind, q.value, None, unit=_unit(q)))
+        elif re.search(rf"{_HIGH}\s*$", before):
+            strict = bool(re.search(r"(?:<|less than|below|under)\s*$", before))
+            out.append(Range(q.kind, None, q.value, high_inclusive=not strict, unit=_unit(q)))
+    return out
+
+
+def _joins(between: str) -> bool:
+    """Words between two bounds of one range: "to", "-", "and upto", "and"."""
+    return bool(re.fullmatch(rf"\s*(?:to|-|–|and|and\s+{_HIGH}|&)\s*", between))
+
+
+def _compatible(a: Quantity, b: Quantity) -> bool:
+    return a.same_kind(b) or "number" in (a.kind, b.kind)
+
+
+def _shared_kind(a: Quantity, b: Quantity) -> str:
+    return b.kind if a.kind == "number" else a.kind
+
+
+def _as(q: Quantity, other: Quantity) -> float:
+    """A bound whose unit is only written on the other bound ("3 to 6 months")."""
+    if q.kind == "number" and other.kind == "duration":
+        unit = other.value / max(_plain(other), 1e-9)
+        return q.value * unit
+    return q.value
+
+
+def _unit(q: Quantity) -> float:
+    return q.value / max(_plain(q), 1e-9) if q.kind == "duration" else 1.0
+
+
+def _plain(q: Quantity) -> float:
+    digits = re.search(r"\d[\d,]*(?:\.\d+)?", q.text)
+    if digits:
+        return float(digits.group(0).replace(",", ""))
+    words = re.match(_SPELLED, q.text, re.IGNORECASE)
+    return float(_spelled_value(words.group(0))) if words else q.value
