@@ -108,12 +108,14 @@ class Retriever:
         mode: str = "hybrid",
         sources: Sequence[int] | None = None,
         hints: Hints | None = None,
+        text_query: str | None = None,
     ) -> RetrievalResult:
         """Chunks for `query` from `scopes` (and `sources`, when given) only, best first.
 
         mode: hybrid | dense | sparse. Candidates are reranked by their clause titles
         (`hints`, or the query itself), a clause is kept once, and rulebook hits that are a
-        part of a longer clause come back widened to it.
+        part of a longer clause come back widened to it. `text_query`: what the full-text
+        leg searches, when it differs from what is embedded.
         """
         timings: dict[str, float] = {}
         if not scopes or not query.strip():
@@ -126,7 +128,8 @@ class Retriever:
             timings["embed_query"] = _ms(started)
         sparse: Future[list[ChunkHit]] | None = None
         if mode in ("hybrid", "sparse"):  # the two queries run side by side in Postgres
-            sparse = self._side.submit(self._sparse, query, scopes, sources, timings)
+            words = text_query or query
+            sparse = self._side.submit(self._sparse, words, scopes, sources, timings)
         if vector is not None and mode in ("hybrid", "dense"):
             started = time.perf_counter()
             dense = self._chunks.dense(

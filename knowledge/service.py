@@ -40,9 +40,10 @@ class Knowledge:
         self, query: str, *, scopes: Sequence[str], budget: Budget, defined: str = ""
     ) -> RetrievalResult:
         """Hybrid retrieval, kept to the documents the question names (when it names some
-        but not all of them), with a product name taken out of the searched text when the
-        document itself rarely repeats it. `defined`: the term a definition question asks
-        about."""
+        but not all of them). A product name the document itself rarely repeats is left
+        out of the embedded text, where it would pull the question toward the few chunks
+        that happen to name the product; full text still sees it, weighed by its rarity.
+        `defined`: the term a definition question asks about."""
         every = self.document_names(scopes)
         named = named_in(query, every)
         sources = [n.source_id for n in named] if named and len(named) < len(every) else None
@@ -55,6 +56,7 @@ class Knowledge:
             budget=budget,
             sources=sources,
             hints=Hints(searched, defined),
+            text_query=query,
         )
         result.named = tuple(named)
         result.searched = searched if searched != query else ""

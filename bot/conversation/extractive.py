@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from bot.conversation.focus import Focus, conflicts, focus_of
+from bot.conversation.focus import Focus, conflicts, focus_of, with_acronyms, word_pairs
 from bot.conversation.passages import Passage, passages
 from bot.conversation.quantities import Quantity, Range, quantities, ranges
 from bot.conversation.text import content_words, readable
@@ -86,6 +86,7 @@ def quote(focus: Focus, sources: Sequence[Source], *, max_bullets: int = 3) -> Q
     range and passages about a sibling of an asked id ("Plan C" for "Plan B") are dropped.
     """
     related = list(sources[:3])
+    focus = with_acronyms(focus, (s.text for s in sources))
     if focus.unknown_head:
         return Quoted([], False, f"the knowledge base never mentions {focus.head_word}", related)
     held = set().union(*(content_words(readable(s.text)) for s in sources)) if sources else set()
@@ -144,7 +145,7 @@ def _score(p: Passage, focus: Focus, weights: dict[str, float], n: int) -> _Scor
         return None  # a row for another band than the one the question states
     score = lexical + 0.5 * fit + _quantity_bonus(p, focus)
     score += 0.1 * (1 - p.rank / n) - 0.015 * min(p.position, 6)
-    score += _definition_bonus(p, focus)
+    score += _definition_bonus(p, focus) + _phrase_bonus(p, focus)
     if p.kind == "list":  # a whole list answers "list ..."; otherwise its items compete
         score += 0.15 if focus.listing else -0.1
     if _EXCEPTION.match(p.text):
@@ -186,6 +187,16 @@ def _comparable(r: Range, q: Quantity) -> bool:
         bounds = [b for b in (r.low, r.high) if b is not None]
         return all(b >= 1000 for b in bounds)
     return r.kind == "duration" and q.kind == "number"
+
+
+def _phrase_bonus(p: Passage, focus: Focus) -> float:
+    """The question's phrases found as phrases; a table row whose label is the thing
+    asked about ("Sum insured | ..." for "what sum insured options") most of all."""
+    bonus = 0.1 * min(2, len(focus.pairs & word_pairs(p.text)))
+    label = set(content_words(p.label))
+    if label and focus.asked and label <= focus.asked:
+        bonus += 0.2
+    return bonus
 
 
 def _definition_bonus(p: Passage, focus: Focus) -> float:

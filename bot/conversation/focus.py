@@ -11,9 +11,10 @@ any one document.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from bot.conversation.quantities import Quantity, merged, quantities
@@ -63,6 +64,7 @@ _DEFINITION = (
 _AUX = r"(?:does|do|is|are|will|can|would|must|should|did|has|have)"
 _ASKED = (
     re.compile(rf"\bwhat (?:is|are|was|were|will be|would be)\s+{_NP}{_STOP_AFTER}", _I),
+    re.compile(rf"^\W*(?:what|which)\s+(?P<np>[a-z][a-z\s'-]*?)\s+{_AUX}\b", _I),
     re.compile(rf"\bhow (?:much|many)\s+(?P<np>[a-z][a-z\s'-]*?)\s+{_AUX}\b", _I),
     re.compile(rf"\bhow (?:long|soon|often|early|late) {_AUX}\s+{_NP}{_STOP_AFTER}", _I),
     re.compile(
@@ -88,6 +90,7 @@ _ASKED = (
 )
 _DURATION_ASKED = (
     r"\bhow (?:long|soon|early|late)\b|(?:^|[.?!]\s+)when\b|\bwithin how\b"
+    r"|\bwhen (?:will|would|does|do|is|are|can|should|shall|must|did)\b"
     r"|\bhow many (?:days|weeks|months|years|hours)\b"
     r"|\b(?:waiting|grace|notice|free[- ]look|survival|moratorium) period\b|\btime limit\b"
     r"|\bdeadline\b"
@@ -149,6 +152,7 @@ class Focus:
     listing: bool  # asks for a list
     unknown: frozenset[str] = frozenset()  # asked words the knowledge never uses
     unknown_head: bool = False  # ... among them the word the phrase is about
+    pairs: frozenset[tuple[str, str]] = frozenset()  # adjacent topic words ("sum insured")
 
     @property
     def all_terms(self) -> frozenset[str]:
@@ -191,7 +195,68 @@ def focus_of(
         listing=bool(_LISTING.search(text)),
         unknown=unknown,
         unknown_head=bool(heads) and heads[-1][0] in unknown,
+        pairs=word_pairs(text) - {(a, b) for a in frame for b in frame},
     )
+
+
+_ACRONYM = re.compile(r"\b[A-Z]{2,6}s?\b")
+_SKIPPABLE = frozenset({"of", "and", "the", "for", "to", "in", "on", "&"})
+
+
+def with_acronyms(focus: Focus, texts: Iterable[str]) -> Focus:
+    """Acronyms the question uses ("NCD") and the texts never write, read as the phrase
+    the texts spell them with ("No Claim Discount"), when no glossary expanded them."""
+    words = [w for text in texts for w in re.findall(r"[A-Za-z]+|&", text)]
+    used = {w.upper() for w in words if w.isupper()}
+    found = {a.rstrip("s") for a in _ACRONYM.findall(focus.question)} - used
+    if not found:
+        return focus
+    swap: dict[str, frozenset[str]] = {}
+    for acronym in found:
+        phrase = _spelled_out(acronym, words)
+        if phrase:
+            swap[acronym.lower()] = frozenset(content_words(phrase))
+    if not swap:
+        return focus
+
+    def swapped(stems: frozenset[str]) -> frozenset[str]:
+        out = set(stems)
+        for acronym, expansion in swap.items():
+            if acronym in out:
+                out = (out - {acronym}) | expansion
+        return frozenset(out)
+
+    head = focus.head
+    if head in swap:
+        head = sorted(swap[head])[-1]
+    return replace(focus, terms=swapped(focus.terms), asked=swapped(focus.asked), head=head)
+
+
+def _spelled_out(acronym: str, words: list[str]) -> str:
+    """The first run of capitalised words whose initials spell `acronym`."""
+    letters = acronym.upper()
+    for start, word in enumerate(words):
+        if not word[:1].isupper() or word[0] != letters[0]:
+            continue
+        picked: list[str] = []
+        for candidate in words[start:]:
+            if len(picked) == len(letters):
+                break
+            if candidate.lower() in _SKIPPABLE and picked:
+                continue
+            if candidate[:1].upper() != letters[len(picked)]:
+                break
+            picked.append(candidate)
+        if len(picked) == len(letters) and len(letters) >= 2:
+            return " ".join(picked)
+    return ""
+
+
+def word_pairs(text: str) -> frozenset[tuple[str, str]]:
+    """Adjacent content words: a phrase in the question found as a phrase in a passage
+    ("sum insured", "room rent") says more than the two words found apart."""
+    found = content_words(text)
+    return frozenset(itertools.pairwise(found))
 
 
 # A phrase ending in a measure says what kind of quantity is wanted, not what it is about:
