@@ -32,7 +32,10 @@ class Settings(BaseSettings):
     openai_base_url: str | None = Field(default=None, alias="OPENAI_BASE_URL")
     llm_model: str = Field(default="gpt-4o-mini", alias="KNOWBOT_LLM_MODEL")
     llm_timeout_s: float = Field(default=30.0, alias="KNOWBOT_LLM_TIMEOUT")
-    llm_max_retries: int = Field(default=2, alias="KNOWBOT_LLM_MAX_RETRIES")
+    llm_max_retries: int = Field(default=2, ge=0, alias="KNOWBOT_LLM_MAX_RETRIES")
+    # From a message's arrival to its reply: every model call for it (condense, intent,
+    # answer, judge) and its retries share this; past it the quoted answer goes out.
+    answer_deadline_s: float = Field(default=12.0, gt=0, alias="KNOWBOT_ANSWER_DEADLINE_S")
     judge_enabled: bool = Field(default=False, alias="KNOWBOT_JUDGE")
     embed_model: str = Field(default="all-MiniLM-L6-v2", alias="KNOWBOT_EMBED_MODEL")
     embed_threads: int | None = Field(default=None, ge=1, alias="KNOWBOT_EMBED_THREADS")
