@@ -29,6 +29,7 @@ from bot.wiring import Services
 
 log = logging.getLogger(__name__)
 
+
 class KnowbotTeamsBot(ActivityHandler):
     def __init__(self, services: Services, answering: Answering, workers: Workers) -> None:
         self._services = services

@@ -122,4 +122,3 @@ def test_invokes_the_bot_does_not_handle_are_acknowledged_and_ignored(
 
     assert response.status_code == 200 and response.content == b""
     assert ratings(bot, answer_id) == []
-
