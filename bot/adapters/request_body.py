@@ -66,3 +66,43 @@ def storable_json(value: Any) -> Any:
     if isinstance(value, list):
         return [storable_json(v) for v in value]
     return value
+
+
+# What a parsed body must look like where the code reads it: a type (or tuple of types), an
+# object spec {key: spec}, or a list spec [spec] (every item). A missing or null field always
+# passes; fields not named are not looked at.
+Spec = type | tuple[type, ...] | dict[str, Any] | list[Any]
+_LIST_ITEMS_CHECKED = 20
+
+
+def shape_problem(value: Any, spec: Spec, where: str = "body") -> str | None:
+    """None when `value` fits `spec`; else which field is of the wrong kind."""
+    if value is None:
+        return None
+    if isinstance(spec, dict):
+        if not isinstance(value, dict):
+            return f"{where} must be an object, not {_kind(value)}"
+        for key, inner in spec.items():
+            found = shape_problem(value.get(key), inner, f"{where}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(spec, list):
+        if not isinstance(value, list):
+            return f"{where} must be a list, not {_kind(value)}"
+        for index, item in enumerate(value[:_LIST_ITEMS_CHECKED]):
+            found = shape_problem(item, spec[0], f"{where}[{index}]")
+            if found:
+                return found
+        return None
+    if not isinstance(value, spec):
+        return f"{where} must not be {_kind(value)}"
+    return None
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    return "a string" if isinstance(value, str) else type(value).__name__

@@ -92,9 +92,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve_app(app: web.Application) -> Iterator[str]:
+def serve_app(app: web.Application, *, port: int | None = None) -> Iterator[str]:
     """Run an aiohttp app on 127.0.0.1 in a background thread; yield its base URL."""
-    port = free_port()
+    port = port or free_port()
     loop = asyncio.new_event_loop()
     runner = web.AppRunner(app)
     ready = threading.Event()

@@ -44,8 +44,15 @@ async def send(
             wait = _retry_after(exc.response, options.retry_after_cap_s)
         except ClientRequestError as exc:
             reason, retryable, wait = f"unreachable ({exc})", True, 0.0
-        except Exception:
-            log.exception("teams: could not send the %s for activity %s", what, incoming)
+        except Exception as exc:  # one line; the traceback with --debug
+            log.error(
+                "teams: could not send the %s for activity %s: %s: %s",
+                what,
+                incoming,
+                type(exc).__name__,
+                exc,
+            )
+            log.debug("teams: the failure in full", exc_info=exc)
             return None
         if not retryable or attempt == len(delays):
             log.error(

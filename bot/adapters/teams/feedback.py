@@ -61,7 +61,9 @@ def button_feedback(value: Any) -> ButtonFeedback | None:
     if not isinstance(value, dict) or value.get("actionName") != "feedback":
         return None
     action = value.get("actionValue")
-    if not isinstance(action, dict) or action.get("reaction") not in BUTTON_RATINGS:
+    if not isinstance(action, dict) or not isinstance(action.get("reaction"), str):
+        return None
+    if action["reaction"] not in BUTTON_RATINGS:
         return None
     reaction = action["reaction"]
     return ButtonFeedback(

@@ -23,6 +23,7 @@ from bot.adapters.teams.answering import Answering, ReplyTasks
 from bot.adapters.teams.auth import build_authentication
 from bot.adapters.teams.bot import KnowbotTeamsBot
 from bot.adapters.teams.options import TeamsOptions
+from bot.adapters.teams.shape import problem
 from bot.adapters.teams.workers import Workers
 from bot.wiring import Services
 
@@ -82,9 +83,10 @@ class MessagesEndpoint:
             )
         except Exception as exc:  # botbuilder tripped over a field it did not expect
             return _refused(activity, f"{type(exc).__name__}: {exc}")
-        if invoke is not None:
+        if invoke is not None and invoke.status != 501:
             return _invoke_response(invoke)
         if activity.type == ActivityTypes.invoke:  # the handler failed before answering
+            # (botbuilder then says 501; this bot answers every invoke name it is sent)
             return _refused(activity, "the invoke could not be handled")
         return web.Response(status=200)
 
@@ -101,6 +103,8 @@ async def read_activity(request: web.Request) -> Any:
         return _error(400, "the body must be a Bot Framework Activity with a 'type'")
     if not usable_service_url(body.get("serviceUrl")):
         return _error(400, "the Activity has no http(s) 'serviceUrl' to reply to")
+    if found := problem(body):
+        return _error(400, f"the body is not a valid Activity: {found}")
     try:
         return Activity().deserialize(body)
     except Exception as exc:
