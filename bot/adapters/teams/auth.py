@@ -51,6 +51,15 @@ class _Authentication(ConfigurationBotFrameworkAuthentication):  # type: ignore[
         inner = super().create_connector_factory(claims_identity)
         return PooledConnectorFactory(inner, self._connector_pool)
 
+    async def authenticate_request(self, activity: Any, auth_header: str) -> Any:
+        """The result carries the factory replies to this activity are sent with."""
+        result = await super().authenticate_request(activity, auth_header)
+        if result.connector_factory is not None:
+            result.connector_factory = PooledConnectorFactory(
+                result.connector_factory, self._connector_pool
+            )
+        return result
+
 
 def build_authentication(
     settings: Settings, endpoints: BotFrameworkEndpoints | None, *, connector_pool: Executor
