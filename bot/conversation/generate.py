@@ -12,6 +12,7 @@ from bot.conversation.citations import is_not_found, parse_bullets
 from bot.conversation.context import fence
 from bot.conversation.extractive import extractive_answer
 from bot.conversation.types import Bullet, Intent, Source
+from knowledge.injection import without_instructions
 from knowledge.llm import ChatModel, LLMError
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,13 @@ def generate(
     return Generated(bullets, prompt.label, model.model_name, prompt.system)
 
 
+def quotable(source: Source) -> Source:
+    """What of a source may be quoted: no sentence that addresses an AI assistant (a
+    planted "ignore previous instructions" must never be the answer), no heading line."""
+    source = without_heading(source)
+    return replace(source, text=without_instructions(source.text))
+
+
 def without_heading(source: Source) -> Source:
     """Rulebook chunks open with their heading path; quoted bullets read better without it."""
     first, _, rest = source.text.partition("\n")
@@ -88,7 +96,7 @@ def _extractive(
     *,
     failed: bool = False,
 ) -> Generated:
-    bullets = extractive_answer(question, [without_heading(s) for s in sources])
+    bullets = extractive_answer(question, [q for q in map(quotable, sources) if q.text])
     return Generated(
         bullets,
         label,
