@@ -63,6 +63,8 @@ class Settings(BaseSettings):
     microsoft_app_tenant_id: str | None = Field(default=None, alias="MICROSOFT_APP_TENANT_ID")
 
     port: int = Field(default=3978, alias="KNOWBOT_PORT")
+    # Where `knowbot serve` listens: this machine only, unless told (the image sets 0.0.0.0).
+    host: str = Field(default="127.0.0.1", alias="KNOWBOT_HOST")
 
     # Feedback and prompts that learn from it.
     feedback_max_age_days: float = Field(default=90, gt=0, alias="KNOWBOT_FEEDBACK_MAX_AGE_DAYS")

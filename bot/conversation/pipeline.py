@@ -27,6 +27,7 @@ from bot.conversation.types import (
     HistoryTurn,
     Intent,
     Source,
+    ThreadRef,
     Turn,
 )
 from bot.conversation.understand import intent_of, rewrite
@@ -115,6 +116,19 @@ class Pipeline:
         if notice:
             answer = replace(answer, notice=" ".join(filter(None, [notice, answer.notice])))
         return self._store(turn, answer, retrieved)
+
+    def rehearse(self, question: str, *, scopes: tuple[str, ...]) -> None:
+        """Everything an answer does except claiming, storing and calling the model: loads
+        the embedding model, opens database connections, fills the caches. Run at start so
+        the first real answer is as fast as the tenth."""
+        turn = Turn(
+            thread=ThreadRef("warm-up", "local", "warm-up", "warm-up"),
+            event_id="warm-up",
+            user_id="warm-up",
+            text=question,
+            scopes=scopes,
+        )
+        self._answer(turn, question, [], StepTimer(), None)
 
     def _model_for(self, turn: Turn) -> BoundedChat | None:
         """The model for one answer: every call shares the turn's deadline, counted from

@@ -87,5 +87,5 @@ def test_no_body_signed_or_not_gets_a_server_error(slack_bot: tuple[str, FakeSla
         time.sleep(0.05)
     [answer] = fake.posts(thread_ts=question["event"]["ts"])
     assert "36 months" in answer.shown
-    health = requests.get(f"{url}/healthz", timeout=10)
+    health = requests.get(f"{url}/readyz", timeout=10)
     assert health.status_code == 200, json.dumps(health.json())

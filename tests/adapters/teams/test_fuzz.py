@@ -48,4 +48,4 @@ def test_no_body_gets_a_server_error(bot: TeamsBot) -> None:
     )
     [reply] = [m for m in bot.connector.messages if m.reply_to_id == question["id"]]
     assert "30 days" in reply.text
-    assert requests.get(f"{bot.url}/healthz", timeout=10).status_code == 200
+    assert requests.get(f"{bot.url}/readyz", timeout=10).status_code == 200
