@@ -89,3 +89,19 @@ def test_no_body_signed_or_not_gets_a_server_error(slack_bot: tuple[str, FakeSla
     assert "36 months" in answer.shown
     health = requests.get(f"{url}/readyz", timeout=10)
     assert health.status_code == 200, json.dumps(health.json())
+
+
+def test_nul_bytes_and_lone_surrogates_are_cleaned_before_postgres_and_slack(
+    slack_bot: tuple[str, FakeSlack],
+) -> None:
+    url, fake = slack_bot
+    question = mention("what is the PED\x00 waiting period?\ud800")
+    question["event_id"] = "Ev\x00NUL"
+    question["event"]["user"] = "U0AL\x00ICE"
+
+    assert post(url, as_json(question), signed=True) == 200
+    deadline = time.monotonic() + 15
+    while not fake.posts(thread_ts=question["event"]["ts"]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    [answer] = fake.posts(thread_ts=question["event"]["ts"])
+    assert "36 months" in answer.shown and "\x00" not in answer.shown

@@ -49,3 +49,17 @@ def test_no_body_gets_a_server_error(bot: TeamsBot) -> None:
     [reply] = [m for m in bot.connector.messages if m.reply_to_id == question["id"]]
     assert "30 days" in reply.text
     assert requests.get(f"{bot.url}/readyz", timeout=10).status_code == 200
+
+
+def test_nul_bytes_and_lone_surrogates_are_cleaned_before_postgres_and_teams(
+    bot: TeamsBot,
+) -> None:
+    question = teams.message(bot.connector.url, "How do I submit a\x00 reimbursement claim?\udfff")
+    question["id"] = "17\x0000"
+    question["from"] = {"id": "29:\x00asha", "name": "A\ud800sha"}
+
+    assert bot.post(question).status_code == 200
+    [reply] = bot.connector.wait_for_messages(1)
+    assert "30 days" in reply.text
+    stored = bot.stored_answers()[0]["question"]
+    assert stored == "How do I submit a reimbursement claim?\ufffd"  # storable, as readable
