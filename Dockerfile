@@ -5,7 +5,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     HF_HUB_OFFLINE=1 \
-    KNOWBOT_DATA_DIR=/data
+    KNOWBOT_DATA_DIR=/data \
+    KNOWBOT_HOST=0.0.0.0
 
 RUN useradd --create-home --uid 10001 knowbot && mkdir -p /data && chown knowbot /data
 WORKDIR /app

@@ -78,7 +78,7 @@ def replica(env: dict[str, str], log: Path) -> Iterator[str]:
             [*command, "--no-scheduler"], env={**os.environ, **env}, stdout=out, stderr=out
         )
         try:
-            wait_healthy(f"http://127.0.0.1:{port}/healthz", process, log)
+            wait_healthy(f"http://127.0.0.1:{port}/readyz", process, log)
             yield f"http://127.0.0.1:{port}/slack/events"
         finally:
             process.send_signal(signal.SIGINT)  # serve lets answers in progress finish

@@ -32,7 +32,10 @@ class Settings(BaseSettings):
     openai_base_url: str | None = Field(default=None, alias="OPENAI_BASE_URL")
     llm_model: str = Field(default="gpt-4o-mini", alias="KNOWBOT_LLM_MODEL")
     llm_timeout_s: float = Field(default=30.0, alias="KNOWBOT_LLM_TIMEOUT")
-    llm_max_retries: int = Field(default=2, alias="KNOWBOT_LLM_MAX_RETRIES")
+    llm_max_retries: int = Field(default=2, ge=0, alias="KNOWBOT_LLM_MAX_RETRIES")
+    # From a message's arrival to its reply: every model call for it (condense, intent,
+    # answer, judge) and its retries share this; past it the quoted answer goes out.
+    answer_deadline_s: float = Field(default=12.0, gt=0, alias="KNOWBOT_ANSWER_DEADLINE_S")
     judge_enabled: bool = Field(default=False, alias="KNOWBOT_JUDGE")
     embed_model: str = Field(default="all-MiniLM-L6-v2", alias="KNOWBOT_EMBED_MODEL")
     embed_threads: int | None = Field(default=None, ge=1, alias="KNOWBOT_EMBED_THREADS")
@@ -60,6 +63,8 @@ class Settings(BaseSettings):
     microsoft_app_tenant_id: str | None = Field(default=None, alias="MICROSOFT_APP_TENANT_ID")
 
     port: int = Field(default=3978, alias="KNOWBOT_PORT")
+    # Where `knowbot serve` listens: this machine only, unless told (the image sets 0.0.0.0).
+    host: str = Field(default="127.0.0.1", alias="KNOWBOT_HOST")
 
     # Feedback and prompts that learn from it.
     feedback_max_age_days: float = Field(default=90, gt=0, alias="KNOWBOT_FEEDBACK_MAX_AGE_DAYS")

@@ -22,6 +22,7 @@ from bot.store.feedback import FeedbackStore
 from bot.store.job_runs import JobRunStore
 from bot.store.rated import RatedAnswerStore
 from bot.store.threads import ThreadStore
+from knowledge.bounded_chat import BoundedChat
 from knowledge.llm import ChatModel, LLMParaphraser
 from knowledge.service import Knowledge, open_knowledge
 
@@ -54,6 +55,8 @@ class Services:
                 config=PipelineConfig(
                     judge=self.settings.judge_enabled,
                     facts_format=self.settings.facts_formats[0],
+                    answer_deadline_s=self.settings.answer_deadline_s,
+                    model_retries=self.settings.llm_max_retries,
                 ),
             )
         return self._pipeline
@@ -86,9 +89,15 @@ class Services:
                 self.db.engine,
                 create_async_engine(self.db.url),
                 build_embedder(self.settings),
-                paraphraser=LLMParaphraser(model) if model is not None else None,
+                paraphraser=self._paraphraser(model),
             )
         return self._knowledge
+
+    def _paraphraser(self, model: ChatModel | None) -> LLMParaphraser | None:
+        """At ingest there is no answer deadline; calls retry as the settings say."""
+        if model is None:
+            return None
+        return LLMParaphraser(BoundedChat(model, retries=self.settings.llm_max_retries))
 
 
 @contextmanager

@@ -25,6 +25,7 @@ from knowledge.documents import ChunkDraft, ChunkKind, GlossaryEntry, Triple
 from knowledge.embeddings import Embedder
 from knowledge.errors import SourceError
 from knowledge.facts import derive_facts
+from knowledge.injection import addresses_assistant
 from knowledge.kinds import KNOWN_SUFFIXES, SourceKind, detect_kind
 from knowledge.loaders import faq as faq_loader
 from knowledge.loaders import glossary as glossary_loader
@@ -55,6 +56,7 @@ class SourceReport:
     added: int = 0
     removed: int = 0
     error: str = ""
+    instruction_like: int = 0  # chunks that address an AI assistant (knowledge.injection)
 
 
 @dataclass
@@ -261,6 +263,14 @@ class Ingestor:
                 )
             source_store.mark_ok(conn, source_id, content_hash=digest, chunk_count=len(records))
         report.chunks, report.added, report.removed = len(records), len(fresh), len(gone)
+        report.instruction_like = sum(1 for r in records if r.metadata.get("instruction_like"))
+        if report.instruction_like:
+            log.warning(
+                "%s: %d chunk(s) address an AI assistant (e.g. 'ignore previous instructions');"
+                " flagged instruction_like, never quoted as an answer on their own",
+                uri,
+                report.instruction_like,
+            )
 
     def _embed_and_add(
         self,
@@ -385,6 +395,8 @@ def _records(
             "key": draft.key,
             "hash": chunk_hash,
         }
+        if addresses_assistant(draft.text):
+            metadata["instruction_like"] = True
         out[node_id] = _Pending(node_id, draft.text, embed_text(draft), metadata)
     return list(out.values())
 

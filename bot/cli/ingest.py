@@ -103,3 +103,10 @@ def print_summary(summary: IngestSummary) -> None:
             out.print(f"[yellow]removed[/] {r.uri} ({r.removed} chunks): the source is gone")
         elif r.status == "failed":
             out.print(f"[red]failed[/] {r.uri}: {r.error}", soft_wrap=True, highlight=False)
+        if r.instruction_like:
+            out.print(
+                f"[yellow]flagged[/] {r.uri}: {r.instruction_like} chunk(s) read like "
+                "instructions to an AI assistant; they are never quoted as an answer",
+                soft_wrap=True,
+                highlight=False,
+            )

@@ -21,6 +21,7 @@ from bot.cli.state import state
 from bot.errors import KnowbotError
 from bot.server import build_web_app
 from bot.settings import Settings
+from bot.warmup import Readiness, warm_up
 from bot.wiring import Services, open_services
 
 app = typer.Typer(help="Run the bot.", no_args_is_help=True)
@@ -29,40 +30,51 @@ log = logging.getLogger(__name__)
 
 Stop = Callable[[], Awaitable[None]]
 
+PORT = typer.Option(None, "--port", help="HTTP port (default KNOWBOT_PORT).")
+HOST = typer.Option(
+    None, "--host", help="Address to listen on (default KNOWBOT_HOST: 127.0.0.1; 0.0.0.0 for all)."
+)
+SCHEDULER = typer.Option(True, "--scheduler/--no-scheduler", help="Run jobs here.")
+
 
 @app.command("slack")
 def serve_slack(
     ctx: typer.Context,
     socket: bool = typer.Option(False, "--socket", help="Socket Mode (SLACK_APP_TOKEN)."),
     http: bool = typer.Option(False, "--http", help="Events API at POST /slack/events."),
-    port: int | None = typer.Option(None, "--port", help="HTTP port (default KNOWBOT_PORT)."),
-    scheduler: bool = typer.Option(True, "--scheduler/--no-scheduler", help="Run jobs here."),
+    port: int | None = PORT,
+    host: str | None = HOST,
+    scheduler: bool = SCHEDULER,
 ) -> None:
     """Serve Slack over Socket Mode or the HTTP Events API."""
     if socket == http:
         raise KnowbotError("Choose one of --socket or --http.")
     settings = state(ctx).settings
     _require(settings, slack=True, socket=socket)
-    _run(settings, slack=True, teams=False, socket=socket, port=port, scheduler=scheduler)
+    where = _where(settings, host, port)
+    _run(settings, slack=True, teams=False, socket=socket, where=where, scheduler=scheduler)
 
 
 @app.command("teams")
 def serve_teams(
     ctx: typer.Context,
-    port: int | None = typer.Option(None, "--port", help="HTTP port (default KNOWBOT_PORT)."),
-    scheduler: bool = typer.Option(True, "--scheduler/--no-scheduler", help="Run jobs here."),
+    port: int | None = PORT,
+    host: str | None = HOST,
+    scheduler: bool = SCHEDULER,
 ) -> None:
     """Serve Microsoft Teams (Bot Framework) at POST /api/messages."""
     settings = state(ctx).settings
     check_credentials(settings)
-    _run(settings, slack=False, teams=True, socket=False, port=port, scheduler=scheduler)
+    where = _where(settings, host, port)
+    _run(settings, slack=False, teams=True, socket=False, where=where, scheduler=scheduler)
 
 
 @app.command("all")
 def serve_all(
     ctx: typer.Context,
-    port: int | None = typer.Option(None, "--port", help="HTTP port (default KNOWBOT_PORT)."),
-    scheduler: bool = typer.Option(True, "--scheduler/--no-scheduler", help="Run jobs here."),
+    port: int | None = PORT,
+    host: str | None = HOST,
+    scheduler: bool = SCHEDULER,
 ) -> None:
     """Serve every configured platform in one process (Slack via Socket Mode when
     SLACK_APP_TOKEN is set, else over HTTP; Teams when MICROSOFT_APP_ID is set, or for local
@@ -75,7 +87,8 @@ def serve_all(
         _require(settings, slack=True, socket=socket)
     if teams:
         check_credentials(settings)
-    _run(settings, slack=slack, teams=teams, socket=socket, port=port, scheduler=scheduler)
+    where = _where(settings, host, port)
+    _run(settings, slack=slack, teams=teams, socket=socket, where=where, scheduler=scheduler)
 
 
 def _announce_teams(settings: Settings) -> None:
@@ -95,22 +108,31 @@ def _require(settings: Settings, *, slack: bool, socket: bool) -> None:
         raise KnowbotError("The HTTP Events API needs SLACK_SIGNING_SECRET to verify requests.")
 
 
+def _where(settings: Settings, host: str | None, port: int | None) -> tuple[str, int]:
+    return host or settings.host, port or settings.port
+
+
 def _run(
-    settings: Settings, *, slack: bool, teams: bool, socket: bool, port: int | None, scheduler: bool
+    settings: Settings,
+    *,
+    slack: bool,
+    teams: bool,
+    socket: bool,
+    where: tuple[str, int],
+    scheduler: bool,
 ) -> None:
     if settings.embed_threads is None:
         # Leave a core to the event loop so acks stay fast while answers are embedded.
         cores = os.cpu_count() or 2
         settings = settings.model_copy(update={"embed_threads": max(1, cores - 1)})
     with open_services(settings) as services:
-        services.pipeline  # noqa: B018  # load models and check the index before accepting traffic
         asyncio.run(
             _serve(
                 services,
                 slack_http=slack and not socket,
                 slack_socket=slack and socket,
                 teams=teams,
-                port=port or settings.port,
+                where=where,
                 scheduler=scheduler,
             )
         )
@@ -122,27 +144,34 @@ async def _serve(
     slack_http: bool,
     slack_socket: bool,
     teams: bool,
-    port: int,
+    where: tuple[str, int],
     scheduler: bool,
 ) -> None:
+    """Listen at once (/healthz: live), warm up, then report ready (/readyz) and connect
+    Socket Mode and the scheduler."""
     stops: list[Stop] = []
-    web_app = build_web_app(services, slack=slack_http, teams=teams)
+    readiness = Readiness()
+    web_app = build_web_app(services, slack=slack_http, teams=teams, readiness=readiness)
     runner = web.AppRunner(web_app)
     await runner.setup()
-    await web.TCPSite(runner, "0.0.0.0", port).start()
+    host, port = where
+    await web.TCPSite(runner, host, port).start()
     stops.append(runner.cleanup)
-    err.print(f"knowbot listening on port {port} (GET /healthz)")
-    if teams:
-        _announce_teams(services.settings)
-    if slack_socket:
-        from bot.adapters.slack.socket import start_socket_mode
-
-        stops.append(await start_socket_mode(services))
-    if scheduler:
-        from bot.jobs.runtime import start_scheduler
-
-        stops.append(await start_scheduler(services))
+    err.print(f"knowbot listening on {host}:{port} (GET /healthz live, GET /readyz ready)")
     try:
+        if teams:
+            _announce_teams(services.settings)
+        seconds = await asyncio.to_thread(warm_up, services)
+        readiness.mark_ready()
+        err.print(f"knowbot ready (warmed up in {seconds:.1f} s)")
+        if slack_socket:
+            from bot.adapters.slack.socket import start_socket_mode
+
+            stops.append(await start_socket_mode(services))
+        if scheduler:
+            from bot.jobs.runtime import start_scheduler
+
+            stops.append(await start_scheduler(services))
         await _until_stopped()
     finally:
         for stop in reversed(stops):

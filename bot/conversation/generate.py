@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import prompts
 from bot.conversation.citations import is_not_found, parse_bullets
@@ -13,6 +13,7 @@ from bot.conversation.context import fence
 from bot.conversation.extractive import quote
 from bot.conversation.focus import Focus, focus_of
 from bot.conversation.types import Bullet, Intent, Source
+from knowledge.injection import without_instructions
 from knowledge.llm import ChatModel, LLMError
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,7 @@ class Generated:
     failed: bool = False  # the model failed and quoted passages stand in
     related: tuple[Source, ...] = ()  # closest sources, shown as related reading if not found
     reason: str = ""  # why nothing was found
+    uncovered: frozenset[str] = frozenset()  # asked words the quoted passages do not speak of
 
 
 def prompt_name(intent: Intent) -> str:
@@ -75,6 +77,12 @@ def generate(
     return Generated(bullets, prompt.label, model.model_name, prompt.system)
 
 
+def quotable(source: Source) -> Source:
+    """What of a source may be quoted: no sentence that addresses an AI assistant (a
+    planted "ignore previous instructions" must never be the answer)."""
+    return replace(source, text=without_instructions(source.text))
+
+
 def _extractive(
     focus: Focus,
     sources: Sequence[Source],
@@ -84,7 +92,7 @@ def _extractive(
     *,
     failed: bool = False,
 ) -> Generated:
-    quoted = quote(focus, sources)
+    quoted = quote(focus, [q for q in map(quotable, sources) if q.text])
     return Generated(
         quoted.bullets if quoted.answered else [],
         label,
@@ -95,4 +103,5 @@ def _extractive(
         failed=failed,
         related=tuple(quoted.related),
         reason=quoted.reason,
+        uncovered=quoted.uncovered,
     )

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 DEFAULT_MAX_CHARS = 4000
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")  # NUL and lone surrogates
+
+
+def storable(text: str) -> str:
+    """`text` as Postgres and every client accept it: NUL bytes dropped (a text column
+    refuses them) and lone surrogates, which cannot be encoded as UTF-8, replaced by U+FFFD."""
+    if not _UNSTORABLE.search(text):
+        return text
+    return _UNSTORABLE.sub(lambda m: "" if m.group() == "\x00" else "\ufffd", text)
 
 
 def clean_question(text: str, max_chars: int = DEFAULT_MAX_CHARS) -> tuple[str, str]:

@@ -84,7 +84,9 @@ def passages(source: Source, rank: int) -> list[Passage]:
 
 def _split_head(text: str) -> tuple[_Head, str]:
     first, _, rest = text.partition("\n")
-    if not rest or len(first) >= 200 or first.rstrip().endswith((".", ":", ";")):
+    if not rest and PATH_SEPARATOR not in first:
+        return _Head("", ""), text
+    if len(first) >= 200 or first.rstrip().endswith((".", ":", ";")):
         return _Head("", ""), text
     path = _TABLE_SUFFIX.sub("", first.strip()).split(PATH_SEPARATOR)
     title = clean_title(path[-1])

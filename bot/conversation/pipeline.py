@@ -8,6 +8,7 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
 import prompts
@@ -27,9 +28,12 @@ from bot.conversation.types import (
     HistoryTurn,
     Intent,
     Source,
+    ThreadRef,
     Turn,
 )
 from bot.conversation.understand import intent_of, rewrite
+from knowledge.bounded_chat import BoundedChat
+from knowledge.deadline import Deadline
 from knowledge.documents import GlossaryEntry, Triple
 from knowledge.llm import ChatModel, LLMError
 from knowledge.retrieval import Budget, Retrieved
@@ -41,6 +45,9 @@ NOT_FOUND = "I could not find this in the knowledge base."
 EMPTY_QUESTION = "Please type a question, for example: what is the waiting period for cataract?"
 NO_SCORES = CheckScores(0, 0, 0, 0, 0, 0)
 FACTS_CHOICE = "facts"  # the chooser's name for how graph facts are rendered
+# Of the time left, what condensing and intent may take: both have rule-based fallbacks,
+# and the answer call after them must still have time.
+STEP_SHARE = 0.35
 
 DOCS = Budget(per_group={"documents": 6, "rows": 3, "faq": 2, "glossary": 1, "graph": 1}, total=8)
 DATA = Budget(per_group={"documents": 3, "rows": 8, "faq": 1, "glossary": 1, "graph": 1}, total=10)
@@ -59,6 +66,14 @@ class PipelineConfig:
     max_question_chars: int = 4000
     judge: bool = False
     facts_format: str = "triples"
+    # From the message's arrival to the reply being ready; model calls share it, and a
+    # reserve at its end is kept for scoring, storing and posting.
+    answer_deadline_s: float = 12.0
+    model_retries: int = 2
+
+    @property
+    def reserve_s(self) -> float:
+        return min(1.0, self.answer_deadline_s * 0.1)
 
 
 class Pipeline:
@@ -98,22 +113,50 @@ class Pipeline:
             history = self._bounded(
                 self._history.history(turn.thread, limit=self._config.history_turns)
             )
-        answer, retrieved = self._answer(turn, question, history, timer)
+        answer, retrieved = self._answer(turn, question, history, timer, self._model_for(turn))
         if notice:
             answer = replace(answer, notice=" ".join(filter(None, [notice, answer.notice])))
         return self._store(turn, answer, retrieved)
 
+    def rehearse(self, question: str, *, scopes: tuple[str, ...]) -> None:
+        """Everything an answer does except claiming, storing and calling the model: loads
+        the embedding model, opens database connections, fills the caches. Run at start so
+        the first real answer is as fast as the tenth."""
+        turn = Turn(
+            thread=ThreadRef("warm-up", "local", "warm-up", "warm-up"),
+            event_id="warm-up",
+            user_id="warm-up",
+            text=question,
+            scopes=scopes,
+        )
+        self._answer(turn, question, [], StepTimer(), None)
+
+    def _model_for(self, turn: Turn) -> BoundedChat | None:
+        """The model for one answer: every call shares the turn's deadline, counted from
+        when the message arrived."""
+        if self._model is None:
+            return None
+        waited = (datetime.now(UTC) - turn.received_at).total_seconds()
+        left = self._config.answer_deadline_s - max(0.0, waited)
+        deadline = Deadline.after(left).earlier(self._config.reserve_s)
+        return BoundedChat(self._model, retries=self._config.model_retries, deadline=deadline)
+
     def _answer(
-        self, turn: Turn, question: str, history: list[HistoryTurn], timer: StepTimer
+        self,
+        turn: Turn,
+        question: str,
+        history: list[HistoryTurn],
+        timer: StepTimer,
+        model: BoundedChat | None,
     ) -> tuple[Answer, list[dict[str, Any]]]:
         scopes = turn.scopes
         with timer.step("rewrite"):
             glossary = self._knowledge.glossary(scopes)
             standalone, expansions = rewrite(
-                question, history, glossary, self._knowledge.vocabulary(scopes), self._model
+                question, history, glossary, self._knowledge.vocabulary(scopes), _step(model)
             )
         with timer.step("intent"):
-            intent = intent_of(standalone, self._model)
+            intent = intent_of(standalone, _step(model))
         with timer.step("retrieve"):
             result = self._knowledge.retrieve(
                 standalone,
@@ -144,7 +187,7 @@ class Pipeline:
                     question=standalone,
                     intent=intent,
                     sources=sources,
-                    model=self._model,
+                    model=model,
                     version=version,
                     focus=focus,
                 )
@@ -152,7 +195,7 @@ class Pipeline:
                 else None
             )
         answer = self._finish(
-            turn, question, standalone, expansions, intent, sources, generated, timer
+            turn, question, standalone, expansions, intent, sources, generated, timer, model
         )
         if facts_format:  # recorded so ratings can teach which rendering works
             answer = replace(answer, choices={**answer.choices, "facts": facts_format})
@@ -172,6 +215,7 @@ class Pipeline:
         sources: list[Source],
         generated: Generated | None,
         timer: StepTimer,
+        model: ChatModel | None,
     ) -> Answer:
         base = dict(
             id=0,
@@ -204,10 +248,12 @@ class Pipeline:
                 known_terms=[e.replacement for e in expansions],
             )
             confidence = confidence_for(scores, has_context=bool(sources))
+            if generated.uncovered and confidence == Confidence.HIGH:
+                confidence = Confidence.MEDIUM  # the quotes leave part of the question open
             if generated.failed:
                 confidence = Confidence.LOW
-            elif self._config.judge and self._model is not None:
-                confidence = self._judged(standalone, generated.bullets, sources, confidence)
+            elif self._config.judge and model is not None:
+                confidence = self._judged(model, standalone, generated.bullets, sources, confidence)
         cited = sorted({n for b in generated.bullets for n in b.source_numbers})
         return Answer(
             **base,  # type: ignore[arg-type]
@@ -222,10 +268,14 @@ class Pipeline:
         )
 
     def _judged(
-        self, question: str, bullets: Sequence[Bullet], sources: Sequence[Source], level: Confidence
+        self,
+        model: ChatModel,
+        question: str,
+        bullets: Sequence[Bullet],
+        sources: Sequence[Source],
+        level: Confidence,
     ) -> Confidence:
         """A second model grades groundedness 1-5; it may lower the confidence, never raise it."""
-        assert self._model is not None
         prompt = prompts.load("judge")
         system, user = prompt.render(
             context=fence(sources),
@@ -233,7 +283,7 @@ class Pipeline:
             answer="\n".join(f"- {b.render()}" for b in bullets),
         )
         try:
-            grade = re.search(r"[1-5]", self._model.complete(system, user, max_tokens=5))
+            grade = re.search(r"[1-5]", model.complete(system, user, max_tokens=5))
         except LLMError:
             return level
         if grade is None:
@@ -278,6 +328,13 @@ def _not_found_notice(generated: Generated | None) -> str:
     if generated.related:
         parts.append("Related reading: the closest passages are listed below.")
     return " ".join(parts)
+
+
+def _step(model: BoundedChat | None) -> BoundedChat | None:
+    """The model for a step with a fallback: a share of the time left."""
+    if model is None or model.deadline is None:
+        return model
+    return model.until(model.deadline.share(STEP_SHARE))
 
 
 def _retrieved(chunks: Sequence[Retrieved], sources: Sequence[Source]) -> list[dict[str, Any]]:

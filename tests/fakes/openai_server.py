@@ -1,5 +1,6 @@
 """A small OpenAI-compatible server on 127.0.0.1 for tests: the real `openai` client talks
-to it over HTTP. Replies are scripted by a function of the request's messages."""
+to it over HTTP. Replies are scripted by a function of the request's messages: a text, an
+HTTP status to fail with, or one of the misbehaviours in `Misbehave`."""
 
 from __future__ import annotations
 
@@ -10,11 +11,20 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 from aiohttp import web
 
-Reply = Callable[[list[dict[str, str]]], "str | int"]  # text, or an HTTP status to fail with
+
+class Misbehave(Enum):
+    HANG = "hang"  # never answers (until the server stops)
+    MALFORMED = "malformed"  # HTTP 200 with a body that is not JSON
+    NO_CHOICES = "no choices"  # a completion with an empty `choices` list
+    REFUSAL = "refusal"  # the model refuses (content null, `refusal` set)
+
+
+Reply = Callable[[list[dict[str, str]]], "str | int | Misbehave"]
 
 
 @dataclass
@@ -23,6 +33,7 @@ class FakeOpenAI:
     delay_s: float = 0.0
     requests: list[dict[str, Any]] = field(default_factory=list)
     base_url: str = ""
+    stopping: bool = False  # set when the server stops: hanging requests end
 
     async def _chat(self, request: web.Request) -> web.Response:
         body = await request.json()
@@ -32,6 +43,8 @@ class FakeOpenAI:
         outcome = self.reply(body["messages"])
         if isinstance(outcome, int):
             return web.json_response({"error": {"message": "scripted failure"}}, status=outcome)
+        if isinstance(outcome, Misbehave):
+            return await self._misbehave(outcome, body)
         return web.json_response(
             {
                 "id": f"chatcmpl-{len(self.requests)}",
@@ -49,6 +62,25 @@ class FakeOpenAI:
             }
         )
 
+    async def _misbehave(self, how: Misbehave, body: dict[str, Any]) -> web.Response:
+        if how is Misbehave.HANG:
+            while not self.stopping:
+                await asyncio.sleep(0.05)
+            return web.Response(status=503)
+        if how is Misbehave.MALFORMED:
+            return web.Response(text='{"choices": [{"message": ', content_type="application/json")
+        message: dict[str, Any] = {"role": "assistant", "content": None, "refusal": "I can't."}
+        choices = [] if how is Misbehave.NO_CHOICES else [{"index": 0, "message": message}]
+        return web.json_response(
+            {
+                "id": f"chatcmpl-{len(self.requests)}",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": body.get("model", "fake"),
+                "choices": choices,
+            }
+        )
+
     def system_prompts(self) -> list[str]:
         return [m["content"] for r in self.requests for m in r["messages"] if m["role"] == "system"]
 
@@ -60,9 +92,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve_app(app: web.Application) -> Iterator[str]:
+def serve_app(app: web.Application, *, port: int | None = None) -> Iterator[str]:
     """Run an aiohttp app on 127.0.0.1 in a background thread; yield its base URL."""
-    port = free_port()
+    port = port or free_port()
     loop = asyncio.new_event_loop()
     runner = web.AppRunner(app)
     ready = threading.Event()
@@ -92,4 +124,7 @@ def fake_openai(reply: Reply, *, delay_s: float = 0.0) -> Iterator[FakeOpenAI]:
     app.router.add_post("/v1/chat/completions", fake._chat)
     with serve_app(app) as url:
         fake.base_url = f"{url}/v1"
-        yield fake
+        try:
+            yield fake
+        finally:
+            fake.stopping = True

@@ -119,7 +119,6 @@ def test_spelling_leaves_other_words_alone(question: str) -> None:
     assert correct_spelling(question, VOCABULARY, ["PED", "rider"]) == (question, [])
 
 
-
 @pytest.mark.parametrize(
     ("question", "vocabulary"),
     [
@@ -132,6 +131,7 @@ def test_ordinary_english_words_are_never_changed_into_document_words(
     question: str, vocabulary: list[str]
 ) -> None:
     assert correct_spelling(question, vocabulary, []) == (question, [])
+
 
 # ---- follow-ups -----------------------------------------------------------------------------
 

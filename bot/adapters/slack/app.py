@@ -7,8 +7,10 @@ shutdown can let them finish. Answers therefore never delay the ack."""
 
 from __future__ import annotations
 
+import json
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,13 +20,16 @@ from slack_bolt.async_app import AsyncApp
 from slack_bolt.authorization import AuthorizeResult
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
+from slack_bolt.request.async_request import AsyncBoltRequest
+from slack_bolt.response import BoltResponse
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.adapters.request_body import storable_json
 from bot.adapters.slack.answering import Answering
 from bot.adapters.slack.background import Background
 from bot.adapters.slack.client import for_bolt, identify, web_client
 from bot.adapters.slack.config import SlackOptions
-from bot.adapters.slack.events import question_from, reaction_from
+from bot.adapters.slack.events import id_of, question_from, reaction_from
 from bot.adapters.slack.forgetting import (
     COMMAND,
     SHORTCUT,
@@ -75,7 +80,9 @@ class SlackBot:
             client=for_bolt(client),
             authorize=authorize,
             signing_secret=signing_secret,
-            request_verification_enabled=signing_secret is not None,
+            # over HTTP the endpoint checks the signature on the raw bytes and hands bolt a
+            # checked, re-serialised body; Socket Mode needs no signature
+            request_verification_enabled=False,
             process_before_response=True,
             # bolt's assistant `say`/`set_status` helpers go unused here, and building them
             # fails (a 500 to Slack) on assistant events shaped in ways it does not expect
@@ -83,6 +90,8 @@ class SlackBot:
             name="knowbot",
             logger=_bolt_logger(),
         )
+        app.use(_storable_body)
+        app.error(_one_line_error)
         bot = cls(app, client, identity, Background(), session)
         bot._listen(services, options)
         return bot
@@ -122,7 +131,7 @@ class SlackBot:
         async def on_reason(ack: AsyncAck, body: dict[str, Any], respond: Respond) -> None:
             await ack()
             value = str((body.get("actions") or [{}])[0].get("value", ""))
-            user = str((body.get("user") or {}).get("id", ""))
+            user = id_of(body.get("user"))
             spawn(ratings.reason(value=value, user=user, respond=respond), name="reason")
 
         async def on_forget_command(ack: AsyncAck, body: dict[str, Any], respond: Respond) -> None:
@@ -144,6 +153,29 @@ class SlackBot:
         self.app.command(COMMAND)(on_forget_command)
         self.app.shortcut(SHORTCUT)(on_forget_shortcut)
         self.app.event(re.compile(r".*"))(on_other_event)  # last: bolt stops at the first match
+
+
+async def _storable_body(
+    req: AsyncBoltRequest, resp: BoltResponse, next: Callable[[], Awaitable[None]]
+) -> BoltResponse:
+    """Socket Mode bodies skip the HTTP endpoint's cleaning: NUL bytes and lone surrogates
+    would fail in Postgres or in Slack's client."""
+    req.body = storable_json(req.body)
+    await next()
+    return resp
+
+
+async def _one_line_error(error: Exception, body: dict[str, Any]) -> BoltResponse:
+    """A listener or middleware that fails on a payload: one log line and a 400, not bolt's
+    traceback and 500 (Slack would only redeliver the same payload)."""
+    kind = (body.get("event") or {}).get("type") if isinstance(body, dict) else None
+    log.warning(
+        "slack: could not handle a %s request: %s: %s",
+        kind or (body.get("type") if isinstance(body, dict) else "?"),
+        type(error).__name__,
+        error,
+    )
+    return BoltResponse(status=400, body=json.dumps({"error": "malformed payload"}))
 
 
 def _bolt_logger() -> logging.Logger:

@@ -48,5 +48,7 @@ class Background:
         self._tasks.discard(task)
         if not self._tasks:
             self._idle.set()
-        if not task.cancelled() and task.exception() is not None:
-            log.error("%s failed", task.get_name(), exc_info=task.exception())
+        error = None if task.cancelled() else task.exception()
+        if error is not None:  # one line; the traceback with --debug
+            log.error("%s failed: %s: %s", task.get_name(), type(error).__name__, error)
+            log.debug("%s failed", task.get_name(), exc_info=error)

@@ -136,6 +136,13 @@ def reaction_from(body: dict[str, Any], *, bot_user_id: str | None) -> Reaction 
     )
 
 
+def id_of(value: Any) -> str:
+    """Slack names a user, team or channel by its id, or by an object carrying "id"."""
+    if isinstance(value, dict):
+        value = value.get("id")
+    return str(value) if isinstance(value, str | int) else ""
+
+
 def plain_text(text: str, *, bot_user_id: str | None) -> str:
     """Slack's markup as a person reads it: the bot's mention dropped, links as their labels,
     `&amp;` and friends decoded (the pipeline sees what the user typed)."""

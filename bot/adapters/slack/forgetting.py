@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.adapters.slack.config import PLATFORM
+from bot.adapters.slack.events import id_of
 from bot.conversation.types import ThreadRef
 from bot.wiring import Services
 
@@ -46,8 +47,7 @@ def thread_from_command(body: dict[str, Any]) -> ThreadRef | None:
 
 def thread_from_shortcut(body: dict[str, Any]) -> ThreadRef | None:
     message = body.get("message") or {}
-    channel = str((body.get("channel") or {}).get("id", ""))
-    team = str((body.get("team") or {}).get("id", ""))
+    channel, team = id_of(body.get("channel")), id_of(body.get("team"))
     ts = message.get("thread_ts") or message.get("ts")
     if not channel or not ts:
         return None

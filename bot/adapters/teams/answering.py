@@ -27,15 +27,17 @@ from bot.adapters.teams.render import (
     answer_activity,
     notice_activity,
 )
+from bot.adapters.teams.workers import Workers
 from bot.conversation.types import Answer
 from bot.wiring import Services
+from knowledge.deadline import Deadline
 
 log = logging.getLogger(__name__)
 
 FORGET = re.compile(r"^\s*forget (?:this|the) (?:thread|conversation|chat)\W*$", re.IGNORECASE)
 
 Pending = asyncio.Future[Answer | None]
-Reply = Callable[[Any, Message, asyncio.Event], Awaitable[None]]
+Reply = Callable[[Any, Message, "Told"], Awaitable[None]]
 
 
 class ReplyTasks:
@@ -59,11 +61,22 @@ class ReplyTasks:
             task.cancel()
 
 
+class Told(asyncio.Event):
+    """Set once the user has been told something; carries the reply's deadline."""
+
+    def __init__(self, deadline: Deadline) -> None:
+        super().__init__()
+        self.deadline = deadline
+
+
 class Answering:
-    def __init__(self, services: Services, options: TeamsOptions, tasks: ReplyTasks) -> None:
+    def __init__(
+        self, services: Services, options: TeamsOptions, tasks: ReplyTasks, workers: Workers
+    ) -> None:
         self._services = services
         self._options = options
         self._tasks = tasks
+        self._workers = workers
 
     async def handle(self, context: Any, message: Message) -> None:
         """Reply to the message; return once the user has been told something, or at the
@@ -75,7 +88,7 @@ class Answering:
             reply = self._claimed(self._attachments_only)
         else:
             reply = self._answer
-        told = asyncio.Event()
+        told = Told(Deadline.after(self._services.settings.answer_deadline_s))
         task = self._tasks.start(self._reply(reply, context, message, told))
         waiting = asyncio.ensure_future(told.wait())
         await asyncio.wait(
@@ -87,40 +100,42 @@ class Answering:
         if not task.done() and not told.is_set():
             log.warning("teams: reply to %s still under way; ending the request", message.event_id)
 
-    async def _reply(
-        self, reply: Reply, context: Any, message: Message, told: asyncio.Event
-    ) -> None:
+    async def _reply(self, reply: Reply, context: Any, message: Message, told: Told) -> None:
         try:
             await reply(context, message, told)
         except Exception:
             log.exception("teams: replying to activity %s failed", message.message_id)
 
-    async def _answer(self, context: Any, message: Message, told: asyncio.Event) -> None:
-        settings = await asyncio.to_thread(self._services.channels.get, PLATFORM, message.channel)
+    async def _answer(self, context: Any, message: Message, told: Told) -> None:
+        run = self._workers.run
+        settings = await run(self._services.channels.get, PLATFORM, message.channel)
         log.info("teams: question in %s (thread %s)", message.channel, message.thread.thread)
-        work = asyncio.ensure_future(self._services.pipeline.answer(message.turn(settings.scopes)))
+        turn = message.turn(settings.scopes)
+        work = asyncio.ensure_future(run(self._services.pipeline.answer_now, turn))
         async with typing(context, options=self._options):
             await asyncio.wait({work}, timeout=self._options.still_working_after_s)
             if not work.done():
-                await self._notice(context, STILL_WORKING)
+                await self._notice(context, STILL_WORKING, told.deadline)
                 told.set()
                 await asyncio.wait({work})
-        await self._deliver(context, message, work)
+        await self._deliver(context, message, work, told.deadline)
 
-    async def _deliver(self, context: Any, message: Message, work: Pending) -> None:
+    async def _deliver(
+        self, context: Any, message: Message, work: Pending, deadline: Deadline
+    ) -> None:
         try:
             answer = work.result()
         except Exception:
             log.exception("teams: answering activity %s failed", message.message_id)
-            await self._notice(context, FAILED)
+            await self._notice(context, FAILED, deadline)
             return
         if answer is None:  # a redelivery of an activity already being answered
             log.info("teams: activity %s was already answered", message.message_id)
             return
         reply = answer_activity(answer, channel_id=context.activity.channel_id)
-        sent = await send(context, reply, options=self._options, what="answer")
+        sent = await send(context, reply, options=self._options, what="answer", deadline=deadline)
         if sent:
-            await asyncio.to_thread(
+            await self._workers.run(
                 self._services.answers.record_delivery,
                 answer.id,
                 platform=PLATFORM,
@@ -131,20 +146,21 @@ class Answering:
     def _claimed(self, action: Reply) -> Reply:
         """Replies that skip the pipeline still claim the event, so a redelivery is silent."""
 
-        async def once(context: Any, message: Message, told: asyncio.Event) -> None:
+        async def once(context: Any, message: Message, told: Told) -> None:
             claims = self._services.events
-            if await asyncio.to_thread(claims.claim, PLATFORM, message.event_id):
+            if await self._workers.run(claims.claim, PLATFORM, message.event_id):
                 await action(context, message, told)
 
         return once
 
-    async def _forget(self, context: Any, message: Message, told: asyncio.Event) -> None:
-        removed = await asyncio.to_thread(self._services.threads.forget, message.thread)
+    async def _forget(self, context: Any, message: Message, told: Told) -> None:
+        removed = await self._workers.run(self._services.threads.forget, message.thread)
         log.info("teams: forgot %d turns of thread %s", removed, message.thread.thread)
-        await self._notice(context, FORGOTTEN)
+        await self._notice(context, FORGOTTEN, told.deadline)
 
-    async def _attachments_only(self, context: Any, message: Message, told: asyncio.Event) -> None:
-        await self._notice(context, ATTACHMENTS_ONLY)
+    async def _attachments_only(self, context: Any, message: Message, told: Told) -> None:
+        await self._notice(context, ATTACHMENTS_ONLY, told.deadline)
 
-    async def _notice(self, context: Any, text: str) -> None:
-        await send(context, notice_activity(text), options=self._options, what="notice")
+    async def _notice(self, context: Any, text: str, deadline: Deadline) -> None:
+        activity = notice_activity(text)
+        await send(context, activity, options=self._options, what="notice", deadline=deadline)

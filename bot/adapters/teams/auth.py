@@ -4,10 +4,12 @@ MICROSOFT_APP_ID is set, none (for the Bot Framework Emulator) when it is not.""
 from __future__ import annotations
 
 import logging
+from concurrent.futures import Executor
 from typing import Any
 
 from botbuilder.integration.aiohttp import ConfigurationBotFrameworkAuthentication
 
+from bot.adapters.teams.connector import PooledConnectorFactory
 from bot.adapters.teams.credentials import (
     UNAUTHENTICATED_WARNING,
     check_credentials,
@@ -38,9 +40,32 @@ class _BotConfig:
             self.OAUTH_URL = endpoints.oauth_url
 
 
-def build_authentication(settings: Settings, endpoints: BotFrameworkEndpoints | None) -> Any:
+class _Authentication(ConfigurationBotFrameworkAuthentication):  # type: ignore[misc]
+    """botbuilder's, except that connector clients send on the adapter's own pool."""
+
+    def __init__(self, config: _BotConfig, connector_pool: Executor) -> None:
+        super().__init__(config)
+        self._connector_pool = connector_pool
+
+    def create_connector_factory(self, claims_identity: Any) -> Any:
+        inner = super().create_connector_factory(claims_identity)
+        return PooledConnectorFactory(inner, self._connector_pool)
+
+    async def authenticate_request(self, activity: Any, auth_header: str) -> Any:
+        """The result carries the factory replies to this activity are sent with."""
+        result = await super().authenticate_request(activity, auth_header)
+        if result.connector_factory is not None:
+            result.connector_factory = PooledConnectorFactory(
+                result.connector_factory, self._connector_pool
+            )
+        return result
+
+
+def build_authentication(
+    settings: Settings, endpoints: BotFrameworkEndpoints | None, *, connector_pool: Executor
+) -> Any:
     """botbuilder's authentication for this deployment; refuses an app id without password."""
     check_credentials(settings)
     if not is_authenticated(settings):
         log.warning(UNAUTHENTICATED_WARNING)
-    return ConfigurationBotFrameworkAuthentication(_BotConfig(settings, endpoints))
+    return _Authentication(_BotConfig(settings, endpoints), connector_pool)

@@ -1,4 +1,12 @@
-"""The Teams bot: routes each activity type to the part of the adapter that handles it."""
+"""The Teams bot: routes each activity type to the part of the adapter that handles it.
+
+Invokes: `message/submitAction` (Teams' feedback buttons) is handled; every other invoke
+name is acknowledged with HTTP 200 and no body and otherwise ignored. The Bot Framework
+Activity spec says receivers MUST ignore invoke activities whose name they do not
+understand (A5402); botbuilder's default, 501, reads as a server failure to Teams and to
+monitoring, and `adaptiveCard/action` made it fail outright (its response object is not
+JSON serialisable). This bot sends no cards with actions, so there is nothing to answer
+them with."""
 
 from __future__ import annotations
 
@@ -16,15 +24,17 @@ from bot.adapters.teams.feedback import (
     button_feedback,
 )
 from bot.adapters.teams.incoming import addressed_message
+from bot.adapters.teams.workers import Workers
 from bot.wiring import Services
 
 log = logging.getLogger(__name__)
 
 
 class KnowbotTeamsBot(ActivityHandler):
-    def __init__(self, services: Services, answering: Answering) -> None:
+    def __init__(self, services: Services, answering: Answering, workers: Workers) -> None:
         self._services = services
         self._answering = answering
+        self._workers = workers
 
     async def on_message_activity(self, turn_context: Any) -> None:
         message = addressed_message(turn_context.activity)
@@ -34,16 +44,17 @@ class KnowbotTeamsBot(ActivityHandler):
         await self._answering.handle(turn_context, message)
 
     async def on_message_reaction_activity(self, turn_context: Any) -> None:
-        await apply_reactions(self._services, turn_context.activity)
+        await apply_reactions(self._services, turn_context.activity, workers=self._workers)
 
     async def on_invoke_activity(self, turn_context: Any) -> Any:
         activity = turn_context.activity
         if activity.name != SUBMIT_ACTION:
-            return await super().on_invoke_activity(turn_context)
+            log.info("teams: ignoring invoke %r (not one this bot handles)", activity.name)
+            return InvokeResponse(status=int(HTTPStatus.OK), body=None)
         feedback = button_feedback(activity.value)
         if feedback is None:
             log.warning("teams: unreadable feedback in invoke %s: %r", activity.id, activity.value)
             return InvokeResponse(status=int(HTTPStatus.BAD_REQUEST))
-        await apply_button(self._services, activity, feedback)
+        await apply_button(self._services, activity, feedback, workers=self._workers)
         # body=None: botbuilder's CloudAdapter cannot serialise a dict body here (HTTP 500)
         return InvokeResponse(status=int(HTTPStatus.OK), body=None)

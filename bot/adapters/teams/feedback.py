@@ -6,13 +6,13 @@ invoke carrying thumbs up/down and the user's free-text reason."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from dataclasses import dataclass
 from typing import Any
 
 from bot.adapters.teams.incoming import PLATFORM, split_conversation, user_id
+from bot.adapters.teams.workers import Workers
 from bot.wiring import Services
 
 log = logging.getLogger(__name__)
@@ -29,25 +29,24 @@ class ButtonFeedback:
     reason: str | None
 
 
-async def apply_reactions(services: Services, activity: Any) -> None:
-    answer_id = await _answer_for(services, activity)
+async def apply_reactions(services: Services, activity: Any, *, workers: Workers) -> None:
+    await workers.run(_apply_reactions, services, activity)
+
+
+def _apply_reactions(services: Services, activity: Any) -> None:
+    answer_id = _answer_for(services, activity)
     if answer_id is None:
         return
     user = user_id(activity)
     for reaction in activity.reactions_removed or []:  # a changed reaction: old one out first
         if reaction.type in REACTION_RATINGS:
-            await asyncio.to_thread(
-                services.feedback.unrate,
-                answer_id=answer_id,
-                platform=PLATFORM,
-                user_id=user,
-                signal=reaction.type,
+            services.feedback.unrate(
+                answer_id=answer_id, platform=PLATFORM, user_id=user, signal=reaction.type
             )
     for reaction in activity.reactions_added or []:
         rating = REACTION_RATINGS.get(reaction.type)
         if rating is not None:
-            await asyncio.to_thread(
-                services.feedback.rate,
+            services.feedback.rate(
                 answer_id=answer_id,
                 platform=PLATFORM,
                 user_id=user,
@@ -62,7 +61,9 @@ def button_feedback(value: Any) -> ButtonFeedback | None:
     if not isinstance(value, dict) or value.get("actionName") != "feedback":
         return None
     action = value.get("actionValue")
-    if not isinstance(action, dict) or action.get("reaction") not in BUTTON_RATINGS:
+    if not isinstance(action, dict) or not isinstance(action.get("reaction"), str):
+        return None
+    if action["reaction"] not in BUTTON_RATINGS:
         return None
     reaction = action["reaction"]
     return ButtonFeedback(
@@ -72,14 +73,19 @@ def button_feedback(value: Any) -> ButtonFeedback | None:
     )
 
 
-async def apply_button(services: Services, activity: Any, feedback: ButtonFeedback) -> bool:
+async def apply_button(
+    services: Services, activity: Any, feedback: ButtonFeedback, *, workers: Workers
+) -> bool:
     """Store the rating (and reason); False when the message is not one of our answers."""
-    answer_id = await _answer_for(services, activity)
+    return await workers.run(_apply_button, services, activity, feedback)
+
+
+def _apply_button(services: Services, activity: Any, feedback: ButtonFeedback) -> bool:
+    answer_id = _answer_for(services, activity)
     if answer_id is None:
         return False
     user = user_id(activity)
-    await asyncio.to_thread(
-        services.feedback.rate,
+    services.feedback.rate(
         answer_id=answer_id,
         platform=PLATFORM,
         user_id=user,
@@ -87,25 +93,18 @@ async def apply_button(services: Services, activity: Any, feedback: ButtonFeedba
         rating=feedback.rating,
     )
     if feedback.reason:
-        await asyncio.to_thread(
-            services.feedback.set_reason,
-            answer_id=answer_id,
-            platform=PLATFORM,
-            user_id=user,
-            reason=feedback.reason,
+        services.feedback.set_reason(
+            answer_id=answer_id, platform=PLATFORM, user_id=user, reason=feedback.reason
         )
     return True
 
 
-async def _answer_for(services: Services, activity: Any) -> int | None:
+def _answer_for(services: Services, activity: Any) -> int | None:
     if not activity.reply_to_id or activity.conversation is None:
         return None
     conversation, _ = split_conversation(activity.conversation.id or "")
-    answer_id = await asyncio.to_thread(
-        services.answers.answer_for_message,
-        platform=PLATFORM,
-        channel=conversation,
-        message_id=str(activity.reply_to_id),
+    answer_id = services.answers.answer_for_message(
+        platform=PLATFORM, channel=conversation, message_id=str(activity.reply_to_id)
     )
     if answer_id is None:
         log.info(

@@ -3,23 +3,28 @@
 botbuilder's own aiohttp handler answers 500 to malformed JSON, a missing Content-Type or
 an undecodable token; this one reads and authenticates the request itself, so bad input gets
 400/415 and bad credentials 401 with nothing processed, then hands the activity to the
-CloudAdapter."""
+CloudAdapter. The body must be a JSON object no deeper than MAX_DEPTH with a `type` and a
+usable `serviceUrl` (http or https: the reply goes there), and its strings are made
+storable before botbuilder reads it."""
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
+from urllib.parse import urlsplit
 
 import requests
 from aiohttp import web
 from botbuilder.integration.aiohttp import CloudAdapter
 from botbuilder.schema import Activity, ActivityTypes
 
+from bot.adapters.request_body import BadBody, load_object
 from bot.adapters.teams.answering import Answering, ReplyTasks
 from bot.adapters.teams.auth import build_authentication
 from bot.adapters.teams.bot import KnowbotTeamsBot
 from bot.adapters.teams.options import TeamsOptions
+from bot.adapters.teams.shape import problem
+from bot.adapters.teams.workers import Workers
 from bot.wiring import Services
 
 log = logging.getLogger(__name__)
@@ -31,18 +36,26 @@ def add_teams_routes(
     app: web.Application, services: Services, *, options: TeamsOptions | None = None
 ) -> None:
     options = options or TeamsOptions()
-    authentication = build_authentication(services.settings, options.endpoints)
+    workers = Workers()
+    authentication = build_authentication(
+        services.settings, options.endpoints, connector_pool=workers.connector
+    )
     adapter = CloudAdapter(authentication)
     adapter.on_turn_error = _on_turn_error
     replies = ReplyTasks()
-    bot = KnowbotTeamsBot(services, Answering(services, options, replies))
+    answering = Answering(services, options, replies, workers)
+    bot = KnowbotTeamsBot(services, answering, workers)
     endpoint = MessagesEndpoint(adapter=adapter, authentication=authentication, bot=bot)
     app.router.add_post(MESSAGES_PATH, endpoint.handle)
 
     async def drain(_: web.Application) -> None:
         await replies.drain(options.drain_timeout_s)
 
+    async def stop_workers(_: web.Application) -> None:
+        workers.shutdown()
+
     app.on_shutdown.append(drain)
+    app.on_cleanup.append(stop_workers)
 
 
 class MessagesEndpoint:
@@ -64,13 +77,17 @@ class MessagesEndpoint:
         except Exception as exc:  # botbuilder signals bad tokens with assorted exceptions
             log.warning("teams: rejected activity %s: %s", activity.id, exc or type(exc).__name__)
             return _error(401, "missing or invalid Bot Framework token")
-        invoke = await self._adapter.process_activity(authenticated, activity, self._bot.on_turn)
-        if invoke is not None:
-            if invoke.body is None:
-                return web.Response(status=invoke.status)
-            return web.json_response(invoke.body, status=invoke.status)
+        try:
+            invoke = await self._adapter.process_activity(
+                authenticated, activity, self._bot.on_turn
+            )
+        except Exception as exc:  # botbuilder tripped over a field it did not expect
+            return _refused(activity, f"{type(exc).__name__}: {exc}")
+        if invoke is not None and invoke.status != 501:
+            return _invoke_response(invoke)
         if activity.type == ActivityTypes.invoke:  # the handler failed before answering
-            return _error(500, "the invoke could not be handled")
+            # (botbuilder then says 501; this bot answers every invoke name it is sent)
+            return _refused(activity, "the invoke could not be handled")
         return web.Response(status=200)
 
 
@@ -79,26 +96,56 @@ async def read_activity(request: web.Request) -> Any:
     if request.content_type != "application/json":
         return _error(415, f"expected application/json, got {request.content_type or 'none'}")
     try:
-        body = json.loads(await request.read())
-    except ValueError as exc:
-        return _error(400, f"the body is not valid JSON: {exc}")
-    if not isinstance(body, dict) or not isinstance(body.get("type"), str):
+        body = load_object((await request.read()).decode("utf-8"))
+    except (BadBody, UnicodeDecodeError) as exc:
+        return _error(400, str(exc))
+    if not isinstance(body.get("type"), str):
         return _error(400, "the body must be a Bot Framework Activity with a 'type'")
-    if not isinstance(body.get("serviceUrl"), str):
-        return _error(400, "the Activity has no 'serviceUrl' to reply to")
+    if not usable_service_url(body.get("serviceUrl")):
+        return _error(400, "the Activity has no http(s) 'serviceUrl' to reply to")
+    if found := problem(body):
+        return _error(400, f"the body is not a valid Activity: {found}")
     try:
         return Activity().deserialize(body)
     except Exception as exc:
         return _error(400, f"the body is not a valid Activity: {exc}")
 
 
+def usable_service_url(value: Any) -> bool:
+    """An absolute http(s) URL with a host: anything else would send the reply nowhere
+    (or, empty, to botbuilder's public default)."""
+    if not isinstance(value, str):
+        return False
+    try:
+        parts = urlsplit(value.strip())
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
+def _invoke_response(invoke: Any) -> web.Response:
+    body = invoke.body
+    if body is None:
+        return web.Response(status=invoke.status)
+    if hasattr(body, "serialize"):  # a botbuilder model (e.g. a health check response)
+        body = body.serialize()
+    return web.json_response(body, status=invoke.status)
+
+
 async def _on_turn_error(context: Any, error: Exception) -> None:
-    log.error(
-        "teams: unhandled error on %s activity %s",
+    log.warning(
+        "teams: could not handle %s activity %s: %s: %s",
         context.activity.type,
         context.activity.id,
-        exc_info=error,
+        type(error).__name__,
+        error,
     )
+    log.debug("teams: the failure in full", exc_info=error)
+
+
+def _refused(activity: Any, reason: str) -> web.Response:
+    log.warning("teams: refused %s activity %s: %s", activity.type, activity.id, reason)
+    return _error(400, "the activity could not be handled")
 
 
 def _error(status: int, message: str) -> web.Response:

@@ -113,10 +113,10 @@ def _question(activity: Any, bot_id: str | None) -> tuple[str, bool]:
     text = activity.text or ""
     mentioned = False
     for mention in mentions(activity):
-        who = mention.get("mentioned") or {}
-        if bot_id and who.get("id") == bot_id:
+        who = mention.get("mentioned")
+        if bot_id and isinstance(who, dict) and who.get("id") == bot_id:
             mentioned = True
-            if mention.get("text"):
+            if isinstance(mention.get("text"), str) and mention["text"]:
                 text = text.replace(mention["text"], " ")
     text = _AT.sub(r"\1", text)  # other people's mentions keep their names
     text = _BLOCKS.sub("", _BREAKS.sub("\n", text))
@@ -128,15 +128,19 @@ def _question(activity: Any, bot_id: str | None) -> tuple[str, bool]:
 
 def _tenant(activity: Any) -> str:
     tenant = getattr(activity.conversation, "tenant_id", None)
-    if not tenant and isinstance(activity.channel_data, dict):
-        tenant = (activity.channel_data.get("tenant") or {}).get("id")
+    if not tenant:
+        tenant = _channel_data_id(activity, "tenant")
     return str(tenant or "unknown")
 
 
 def _channel(activity: Any, base: str) -> str:
     """A Teams channel's id from channelData when present; a chat's conversation id else."""
-    if isinstance(activity.channel_data, dict):
-        channel = (activity.channel_data.get("channel") or {}).get("id")
-        if channel:
-            return str(channel)
-    return base
+    return _channel_data_id(activity, "channel") or base
+
+
+def _channel_data_id(activity: Any, key: str) -> str | None:
+    """channelData.<key>.id when Teams sent it as it documents (an object with an id)."""
+    data = activity.channel_data
+    entry = data.get(key) if isinstance(data, dict) else None
+    found = entry.get("id") if isinstance(entry, dict) else None
+    return str(found) if isinstance(found, str | int) and found else None

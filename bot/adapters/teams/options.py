@@ -36,6 +36,10 @@ class TeamsOptions:
     # Waits between attempts when the connector answers 429/5xx or cannot be reached.
     retry_delays_s: tuple[float, ...] = (0.5, 1.0, 2.0)
     retry_after_cap_s: float = 10.0
+    # One connector call's timeout: at most this, at least `min_attempt_s`, else what is
+    # left of the answer's deadline; no retry starts that the deadline cannot fit.
+    connector_timeout_s: float = 10.0
+    min_attempt_s: float = 2.0
     # Teams shows a typing indicator for about 3 s; repeat it while the answer is made.
     typing_interval_s: float = 3.0
     # On shutdown, how long unfinished follow-up answers may still take to be delivered.

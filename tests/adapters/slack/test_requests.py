@@ -118,4 +118,6 @@ async def test_unknown_event_types_are_acknowledged_and_dropped(
 async def test_health_answers_while_the_slack_endpoint_runs(bot: SlackBotUnderTest) -> None:
     async with bot.http.get(f"{bot.url}/healthz") as response:
         assert response.status == 200
+    async with bot.http.get(f"{bot.url}/readyz") as response:
+        assert response.status == 200
         assert (await response.json())["database"] == "ok"

@@ -109,7 +109,16 @@ def test_an_unreadable_feedback_invoke_is_refused(bot: TeamsBot) -> None:
     assert ratings(bot, answer_id) == []
 
 
-def test_other_invokes_are_not_implemented(bot: TeamsBot) -> None:
-    invoke = teams.feedback_invoke(bot.connector.url, teams.personal(), "x", reaction="like")
-    invoke["name"] = "composeExtension/query"
-    assert bot.post(invoke).status_code == 501
+@pytest.mark.parametrize("name", ["composeExtension/query", "adaptiveCard/action", "no/such"])
+def test_invokes_the_bot_does_not_handle_are_acknowledged_and_ignored(
+    bot: TeamsBot, name: str
+) -> None:
+    answer_id, message_id = answered(bot)
+    invoke = teams.feedback_invoke(bot.connector.url, teams.personal(), message_id, reaction="like")
+    invoke["name"] = name
+    invoke["value"] = {"action": {"type": "Action.Execute", "verb": "x", "data": {}}}
+
+    response = bot.post(invoke)
+
+    assert response.status_code == 200 and response.content == b""
+    assert ratings(bot, answer_id) == []
