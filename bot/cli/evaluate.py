@@ -57,37 +57,40 @@ def retrieval(
 def qa(
     ctx: typer.Context,
     file: Path = typer.Argument(..., help='JSON lines: {"question": ..., "expected_facts": [...]}'),
-    as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Print a one-line JSON summary."),
+    results: Path | None = typer.Option(
+        None, "--results", help="Also write one JSON line per case (answer, outcome) here."
+    ),
 ) -> None:
     """Answer each question and check the answer states the expected facts and cites a
-    source that states them; show each answer's confidence."""
+    source that states them; show each answer's confidence, and how questions marked
+    unanswerable were handled."""
     cases = read_cases(file)
     with open_services(state(ctx).settings) as services:
         report = run_cases(cases, services.pipeline.answer_now)
+    if results is not None:
+        results.write_text(
+            "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in report.rows()),
+            encoding="utf-8",
+        )
+    summary = report.summary()
     if as_json:
-        print(json.dumps(report.as_json(), ensure_ascii=False))
+        print(json.dumps(summary, ensure_ascii=False))
         return
     table = Table(title=f"Answers on {file.name}")
-    for column in ("line", "question", "contains", "cites", "confidence", "missing"):
+    for column in ("line", "question", "outcome", "confidence", "missing"):
         table.add_column(column)
     for r in report.results:
         table.add_row(
-            str(r.case.line),
-            r.case.question,
-            _mark(r.contains),
-            _mark(r.cites),
-            r.confidence,
-            ", ".join(r.missing),
+            str(r.case.line), r.case.question, r.outcome, r.confidence, ", ".join(r.missing)
         )
     out.print(table)
-    summary = report.as_json()
     out.print(
-        f"{summary['contain_expected']}/{summary['labelled']} answers contain the expected "
-        f"facts; {summary['cite_supporting_source']}/{summary['labelled']} also cite a source "
-        f"that contains them. Confidence: {summary['confidence']}.",
+        f"{summary['stated']}/{summary['labelled']} answers contain the expected facts; "
+        f"{summary['cited']}/{summary['labelled']} also cite a source that contains them. "
+        f"Unanswerable: {summary['unanswerable_declined']}/{summary['unanswerable']} declined, "
+        f"{summary['unanswerable_low_or_declined']}/{summary['unanswerable']} Low or declined. "
+        f"High answers that pass: {summary['high_passed']}. "
+        f"Confidence: {summary['confidence']}.",
         highlight=False,
     )
-
-
-def _mark(value: bool | None) -> str:
-    return "-" if value is None else "yes" if value else "NO"

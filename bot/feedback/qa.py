@@ -1,7 +1,8 @@
 """`knowbot eval qa FILE`: does the bot still get known questions right?
 
 FILE is JSON lines: {"question": ..., "expected_facts": ["36 months", ...]} or
-{"question": ..., "expected_answer": "..."}; optional "scopes": [...]. A case passes when
+{"question": ..., "expected_answer": "..."}; optional "scopes": [...] and "unanswerable":
+true (the knowledge does not hold the answer; declining is right). A case passes when
 the answer states every expected fact and cites a source that states it too (an answer
 that is right by luck, from no source, is not a pass). Cases with no expectation yet (a
 down-voted answer exported as a regression case) still run and show their confidence.
@@ -17,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.conversation.citations import is_not_found
 from bot.conversation.text import contains_phrase, content_words
 from bot.conversation.types import Answer, ThreadRef, Turn
 from bot.errors import KnowbotError
@@ -33,6 +35,7 @@ class QACase:
     expected_facts: tuple[str, ...] = ()
     expected_answer: str = ""
     scopes: tuple[str, ...] = ("default",)
+    unanswerable: bool = False  # the knowledge does not hold the answer: it should decline
 
     @property
     def labelled(self) -> bool:
@@ -48,10 +51,23 @@ class QAResult:
     contains: bool | None  # None: nothing expected yet
     cites: bool | None
     missing: tuple[str, ...] = ()
+    declined: bool = False  # the answer said it could not find this
 
     @property
     def passed(self) -> bool:
         return bool(self.contains and self.cites)
+
+    @property
+    def outcome(self) -> str:
+        """passed | stated (but cited no source holding it) | missed | declined | low |
+        answered (an unanswerable question answered at Medium or High) | unlabelled."""
+        if self.case.labelled:
+            return "passed" if self.passed else "stated" if self.contains else "missed"
+        if self.case.unanswerable:
+            if self.declined:
+                return "declined"
+            return "low" if self.confidence == "Low" else "answered"
+        return "unlabelled"
 
 
 @dataclass
@@ -62,28 +78,48 @@ class QAReport:
     def labelled(self) -> list[QAResult]:
         return [r for r in self.results if r.case.labelled]
 
-    def as_json(self) -> dict[str, object]:
+    def summary(self) -> dict[str, object]:
+        """The counts a script reads: stated and cited facts, how unanswerable questions
+        were handled, and the confidence given to each outcome (High should mean passed)."""
         labelled = self.labelled
+        unanswerable = [r for r in self.results if r.case.unanswerable]
+        outcomes: dict[str, Counter[str]] = {}
+        for r in self.results:
+            outcomes.setdefault(r.outcome, Counter())[r.confidence] += 1
+        high = [r for r in labelled if r.confidence == "High"]
         return {
             "cases": len(self.results),
             "labelled": len(labelled),
+            "stated": sum(1 for r in labelled if r.contains),
+            "cited": sum(1 for r in labelled if r.passed),
             "contain_expected": sum(1 for r in labelled if r.contains),
             "cite_supporting_source": sum(1 for r in labelled if r.passed),
+            "unanswerable": len(unanswerable),
+            "unanswerable_declined": sum(1 for r in unanswerable if r.declined),
+            "unanswerable_low_or_declined": sum(
+                1 for r in unanswerable if r.declined or r.confidence == "Low"
+            ),
+            "high_passed": f"{sum(1 for r in high if r.passed)}/{len(high)}",
             "confidence": dict(Counter(r.confidence for r in self.results)),
-            "results": [
-                {
-                    "line": r.case.line,
-                    "question": r.case.question,
-                    "answer_id": r.answer_id,
-                    "confidence": r.confidence,
-                    "contains": r.contains,
-                    "cites": r.cites,
-                    "missing": list(r.missing),
-                    "answer": r.answer,
-                }
-                for r in self.results
-            ],
+            "confidence_by_outcome": {k: dict(v) for k, v in sorted(outcomes.items())},
         }
+
+    def rows(self) -> list[dict[str, object]]:
+        """One record per case, for a closer look at each answer."""
+        return [
+            {
+                "line": r.case.line,
+                "question": r.case.question,
+                "answer_id": r.answer_id,
+                "outcome": r.outcome,
+                "confidence": r.confidence,
+                "contains": r.contains,
+                "cites": r.cites,
+                "missing": list(r.missing),
+                "answer": r.answer,
+            }
+            for r in self.results
+        ]
 
 
 def read_cases(path: Path) -> list[QACase]:
@@ -110,6 +146,7 @@ def read_cases(path: Path) -> list[QACase]:
                 expected_facts=tuple(str(f) for f in facts if str(f).strip()),
                 expected_answer=str(data.get("expected_answer") or ""),
                 scopes=tuple(data.get("scopes") or ("default",)),
+                unanswerable=bool(data.get("unanswerable")),
             )
         )
     return cases
@@ -153,6 +190,7 @@ def judge(case: QACase, answer: Answer) -> QAResult:
         contains=contains,
         cites=cites,
         missing=missing,
+        declined=any(is_not_found(b.text) for b in answer.bullets),
     )
 
 

@@ -34,7 +34,12 @@ def run(*args: str) -> str:
 
 
 def eval_qa(path: Path) -> dict[str, object]:
-    return json.loads(run("eval", "qa", str(path), "--json"))  # type: ignore[no-any-return]
+    """The one-line summary, plus the per-case rows written beside the cases."""
+    rows = path.with_suffix(".results.jsonl")
+    [line] = run("eval", "qa", str(path), "--json", "--results", str(rows)).splitlines()
+    report: dict[str, object] = json.loads(line)
+    report["results"] = [json.loads(row) for row in rows.read_text().splitlines()]
+    return report
 
 
 def write_cases(path: Path, *cases: dict[str, object]) -> Path:
@@ -55,16 +60,20 @@ def test_answers_are_checked_for_the_expected_facts_and_a_source_that_has_them(
             "expected_answer": "Room rent is covered up to 1% of sum insured per day.",
         },
         {"question": "Who won the 1986 world cup?"},
+        {"question": "What is the claim settlement ratio?", "unanswerable": True},
     )
     report = eval_qa(cases)
-    assert (report["cases"], report["labelled"]) == (5, 4)
+    assert (report["cases"], report["labelled"]) == (6, 4)
     results = {r["line"]: r for r in report["results"]}  # type: ignore[attr-defined]
     assert results[1]["contains"] and results[1]["cites"]
     assert results[2]["contains"] and results[2]["cites"]
     assert results[3]["contains"] is False and results[3]["missing"] == ["48 months"]
     assert results[4]["contains"] and results[4]["cites"]
     assert results[5]["contains"] is None and results[5]["confidence"] == "Low"
-    assert report["contain_expected"] == 3 and report["cite_supporting_source"] == 3
+    assert results[6]["outcome"] == "declined"  # nothing on settlement ratios: it says so
+    assert (report["stated"], report["cited"]) == (3, 3)
+    assert (report["unanswerable"], report["unanswerable_declined"]) == (1, 1)
+    assert report["confidence_by_outcome"]["missed"] and report["high_passed"]  # type: ignore[index]
     assert all(r["confidence"] in ("High", "Medium", "Low") for r in results.values())
 
 
