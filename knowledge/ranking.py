@@ -60,7 +60,10 @@ def rerank(chunks: Sequence[Retrieved], hints: Hints) -> list[Retrieved]:
     topic = set(content_stems(hints.question)) - _frame()
     if not topic and not hints.defined:
         return list(chunks)
-    boosted = [replace(c, score=c.score + _boost(c, topic, hints)) for c in chunks]
+    boosted = []
+    for chunk in chunks:
+        boost = _boost(chunk, topic, hints)
+        boosted.append(replace(chunk, score=chunk.score + boost, boost=boost))
     return sorted(boosted, key=lambda c: c.score, reverse=True)
 
 

@@ -24,7 +24,7 @@ _MARKER = re.compile(
 )
 _TITLE_NUMBER = re.compile(
     r"^(?:(?:table|part|section|chapter|article|annexure|schedule|note|item)\s+)?"
-    r"(?:[A-Z]|[IVXL]{1,6}|\d{1,3}(?:\.\d{1,3})*)[.)]?\s+(?=\S+\s+\S)",
+    r"(?:(?:[A-Z]|[IVXL]{1,6}|\d{1,3}(?:\.\d{1,3})*)[.)]|\d{1,3}(?:\.\d{1,3})*)\s+(?=\w)",
     re.IGNORECASE,
 )
 _TABLE_SUFFIX = re.compile(r"\s+—\s+table\s+\d+$")
