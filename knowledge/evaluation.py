@@ -82,7 +82,8 @@ def corpus_drafts(data: BeirSet) -> list[ChunkDraft]:
                     kind=ChunkKind.RULEBOOK,
                     text=body[start : start + MAX_CHARS],
                     title=title or doc_id,
-                    metadata={"corpus_id": doc_id},
+                    # a passage's title is its clause title, as a rulebook's heading is
+                    metadata={"corpus_id": doc_id, **({"section": title} if title else {})},
                 )
             )
     return drafts

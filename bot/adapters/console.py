@@ -44,6 +44,7 @@ def answer_json(answer: Answer) -> dict[str, Any]:
         ],
         "confidence": answer.confidence.value,
         "scores": answer.scores.as_dict(),
+        "failed_checks": answer.scores.failed(),
         "prompt": answer.prompt,
         "model": answer.model,
         "notice": answer.notice,

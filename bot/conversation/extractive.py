@@ -58,7 +58,6 @@ class Quoted:
     answered: bool
     reason: str = ""
     related: list[Source] = field(default_factory=list)  # closest sources, for a not-found
-    uncovered: frozenset[str] = frozenset()  # asked words no quoted passage speaks of
 
 
 @dataclass(frozen=True)
@@ -112,9 +111,7 @@ def quote(focus: Focus, sources: Sequence[Source], *, max_bullets: int = 3) -> Q
         return Quoted([], False, f"the knowledge base never mentions {missing}", related)
     chosen = _choose(best, scored, focus, weights, max_bullets + focus.listing)
     bullets = [Bullet(_shown(s.passage, focus), (s.passage.source.number,)) for s in chosen]
-    spoken = set().union(*(s.passage.stems | s.passage.context_stems for s in chosen))
-    spoken |= set().union(*(s.passage.path_stems for s in chosen))
-    return Quoted(bullets, True, uncovered=(focus.asked or terms) - spoken)
+    return Quoted(bullets, True)
 
 
 def _weights(terms: frozenset[str], focus: Focus, sources: Sequence[Source]) -> dict[str, float]:

@@ -154,6 +154,7 @@ class Focus:
     unknown: frozenset[str] = frozenset()  # asked words the knowledge never uses
     unknown_head: bool = False  # ... among them the word the phrase is about
     pairs: frozenset[tuple[str, str]] = frozenset()  # adjacent topic words ("sum insured")
+    ignored: frozenset[str] = frozenset()  # names of documents the question names
 
     @property
     def all_terms(self) -> frozenset[str]:
@@ -197,6 +198,7 @@ def focus_of(
         unknown=unknown,
         unknown_head=bool(heads) and heads[-1][0] in unknown,
         pairs=word_pairs(text) - {(a, b) for a in frame for b in frame},
+        ignored=frozenset(ignored),
     )
 
 
@@ -331,6 +333,11 @@ def _ids(text: str) -> list[IdName]:
             continue
         out.append(IdName(kind, ident.upper()))
     return out
+
+
+def ids_in(text: str) -> tuple[IdName, ...]:
+    """The id-like names a text uses ("Plan B", "Option 2")."""
+    return tuple(_ids(text))
 
 
 def conflicts(text: str, ids: Iterable[IdName]) -> bool:

@@ -41,7 +41,6 @@ class Generated:
     failed: bool = False  # the model failed and quoted passages stand in
     related: tuple[Source, ...] = ()  # closest sources, shown as related reading if not found
     reason: str = ""  # why nothing was found
-    uncovered: frozenset[str] = frozenset()  # asked words the quoted passages do not speak of
 
 
 def prompt_name(intent: Intent) -> str:
@@ -103,5 +102,4 @@ def _extractive(
         failed=failed,
         related=tuple(quoted.related),
         reason=quoted.reason,
-        uncovered=quoted.uncovered,
     )

@@ -13,7 +13,7 @@ from typing import Any
 
 import prompts
 from bot.conversation.context import fence, number_sources, relevant
-from bot.conversation.focus import focus_of
+from bot.conversation.focus import Focus, focus_of, with_acronyms
 from bot.conversation.generate import Generated, generate, prompt_name
 from bot.conversation.input import clean_question
 from bot.conversation.ports import AnswerSink, Claims, History, KnowledgePort, PromptChooser
@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 
 NOT_FOUND = "I could not find this in the knowledge base."
 EMPTY_QUESTION = "Please type a question, for example: what is the waiting period for cataract?"
-NO_SCORES = CheckScores(0, 0, 0, 0, 0, 0)
+NO_SCORES = CheckScores.none()
 FACTS_CHOICE = "facts"  # the chooser's name for how graph facts are rendered
 # Of the time left, what condensing and intent may take: both have rule-based fallbacks,
 # and the answer call after them must still have time.
@@ -179,6 +179,7 @@ class Pipeline:
             sources = number_sources(
                 chunks, definitions, facts, facts_format=facts_format or self._config.facts_format
             )
+        focus = with_acronyms(focus, (s.text for s in sources))
         retrieved = _retrieved(result.chunks, sources)
         version = self._chooser.choose(prompt_name(intent), intent.value) if self._chooser else None
         with timer.step("generate"):
@@ -195,7 +196,7 @@ class Pipeline:
                 else None
             )
         answer = self._finish(
-            turn, question, standalone, expansions, intent, sources, generated, timer, model
+            turn, question, standalone, expansions, intent, sources, generated, timer, model, focus
         )
         if facts_format:  # recorded so ratings can teach which rendering works
             answer = replace(answer, choices={**answer.choices, "facts": facts_format})
@@ -216,6 +217,7 @@ class Pipeline:
         generated: Generated | None,
         timer: StepTimer,
         model: ChatModel | None,
+        focus: Focus | None = None,
     ) -> Answer:
         base = dict(
             id=0,
@@ -246,14 +248,19 @@ class Pipeline:
                 sources=sources,
                 instructions=generated.instructions,
                 known_terms=[e.replacement for e in expansions],
+                focus=focus,
             )
             confidence = confidence_for(scores, has_context=bool(sources))
-            if generated.uncovered and confidence == Confidence.HIGH:
-                confidence = Confidence.MEDIUM  # the quotes leave part of the question open
             if generated.failed:
                 confidence = Confidence.LOW
             elif self._config.judge and model is not None:
                 confidence = self._judged(model, standalone, generated.bullets, sources, confidence)
+        if not scores.answerability:  # what was asked is not in the knowledge: say so
+            unanswered = replace(generated, related=tuple(sources[:3]), reason=_unanswered(focus))
+            return self._finish(
+                turn, question, standalone, expansions, intent, sources,
+                replace(unanswered, not_found=True), timer, model,
+            )  # fmt: skip
         cited = sorted({n for b in generated.bullets for n in b.source_numbers})
         return Answer(
             **base,  # type: ignore[arg-type]
@@ -264,7 +271,7 @@ class Pipeline:
             prompt=generated.prompt,
             model=generated.model,
             timings_ms=timer.finish(),
-            notice=generated.notice,
+            notice=_with_doubt(generated.notice, confidence, scores, cited),
         )
 
     def _judged(
@@ -316,6 +323,24 @@ class Pipeline:
         timings = dict(answer.timings_ms)
         answer_id = self._answers.save_turn(turn, answer, retrieved=retrieved)
         return replace(answer, id=answer_id, timings_ms=timings)
+
+
+def _unanswered(focus: Focus | None) -> str:
+    if focus is not None and focus.head_word:
+        return f"the knowledge base does not speak of {focus.head_word}"
+    return "the sources do not answer what was asked"
+
+
+def _with_doubt(notice: str, level: Confidence, scores: CheckScores, cited: list[int]) -> str:
+    """A Low answer says so in words, naming where to look and what failed."""
+    if level != Confidence.LOW:
+        return notice
+    marks = "".join(f"[{n}]" for n in cited) or "the sources"
+    failed = ", ".join(name.replace("_", " ") for name in scores.failed())
+    doubt = f"I am not sure — please check {marks}" + (
+        f" (failed checks: {failed})." if failed else "."
+    )
+    return " ".join(filter(None, [doubt, notice]))
 
 
 def _not_found_notice(generated: Generated | None) -> str:

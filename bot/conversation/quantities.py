@@ -54,7 +54,10 @@ _PLACE = re.compile(
     r"|items?|tables?|annexures?|schedules?|notes?|exclusions?|excl|code|no|nos|v|part)"
     r"\.?\s*[-–]?\s*\d+(?:\.\d+)*[a-z]?\b"
 )
-_LIST_NUMBER = re.compile(r"(?m)^[ \t]*\(?\d{1,2}[.)](?=\s)")
+_LIST_NUMBER = re.compile(
+    r"(?m)^[ \t]*\(?\d{1,2}[.)](?=\s)"  # "1. Cataract" opening a line
+    r"|(?<=[\s:;|—(])\d{1,2}\.(?=\s+[A-Z][a-z])"  # "... Ulcer 20. Internal", ": 1. Claims"
+)
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,7 @@ class Quantity:
     end: int
     text: str
     scaled: bool = False  # written with a scale word ("5 lakh", "$2.1 billion")
+    precision: float = 0.0  # the rounding its writing implies ("1.2 million": 100,000)
 
     def same_kind(self, other: Quantity) -> bool:
         if self.kind == other.kind:
@@ -76,10 +80,13 @@ class Quantity:
         return {self.kind, other.kind} <= loose
 
     def matches(self, other: Quantity) -> bool:
-        """The same quantity: same kind, equal value (a rounded figure matches)."""
+        """The same quantity: same kind, equal value; a figure written rounded ("1.2
+        million", "61.3%") matches the exact one it rounds ("1,234,567", "61.34%")."""
         if not self.same_kind(other):
             return False
-        return _close(self.value, other.value)
+        if _close(self.value, other.value):
+            return True
+        return self.precision > 0 and abs(self.value - other.value) < self.precision / 2
 
 
 def _close(a: float, b: float) -> bool:
@@ -130,7 +137,22 @@ def _quantity(scrubbed: str, text: str, m: re.Match[str]) -> Quantity | None:
     end = m.end()
     while end > m.start() and scrubbed[end - 1].isspace():
         end -= 1
-    return Quantity(value, kind, m.start(), end, text[m.start() : end], bool(m.group("scale")))
+    scaled = bool(m.group("scale"))
+    precision = _precision(m, value, raw=_raw_value(m)) if scaled or "." in m.group("num") else 0.0
+    return Quantity(value, kind, m.start(), end, text[m.start() : end], scaled, precision)
+
+
+def _raw_value(m: re.Match[str]) -> float:
+    raw = m.group("num")
+    return float(_spelled_value(raw)) if m.group("sp") is not None else float(raw.replace(",", ""))
+
+
+def _precision(m: re.Match[str], value: float, *, raw: float) -> float:
+    """One unit of the last digit written, in the quantity's base unit."""
+    number = m.group("num")
+    decimals = len(number.split(".", 1)[1]) if "." in number and m.group("sp") is None else 0
+    unit = value / raw if raw else 1.0
+    return abs(unit) * 10.0**-decimals
 
 
 def _word_bounded(text: str, start: int, end: int) -> bool:

@@ -87,7 +87,8 @@ class Bullet:
 
 @dataclass(frozen=True)
 class CheckScores:
-    """The six binary checks behind the confidence level."""
+    """The checks behind the confidence level: 1 passed, 0 failed (see
+    bot.conversation.scoring for which of them gate the level)."""
 
     qa_continuity: int
     numbers: int
@@ -95,17 +96,17 @@ class CheckScores:
     numeric_sense: int
     context_focus: int
     contextual_continuity: int
+    polarity: int = 1
+    answerability: int = 1
+
+    @classmethod
+    def none(cls) -> CheckScores:
+        """No answer to check: every check failed."""
+        return cls(0, 0, 0, 0, 0, 0, 0, 0)
 
     @property
     def total(self) -> int:
-        return (
-            self.qa_continuity
-            + self.numbers
-            + self.not_copied
-            + self.numeric_sense
-            + self.context_focus
-            + self.contextual_continuity
-        )
+        return sum(self.as_dict().values())
 
     def as_dict(self) -> dict[str, int]:
         return {
@@ -115,7 +116,13 @@ class CheckScores:
             "numeric_sense": self.numeric_sense,
             "context_focus": self.context_focus,
             "contextual_continuity": self.contextual_continuity,
+            "polarity": self.polarity,
+            "answerability": self.answerability,
         }
+
+    def failed(self) -> list[str]:
+        """The names of the checks that failed, in the order they are shown."""
+        return [name for name, value in self.as_dict().items() if not value]
 
 
 @dataclass(frozen=True)

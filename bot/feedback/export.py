@@ -21,7 +21,15 @@ CHECKS = (
     "numeric_sense",
     "context_focus",
     "contextual_continuity",
+    "polarity",
+    "answerability",
 )
+
+
+def failed_checks(scores: dict[str, int]) -> list[str]:
+    """The checks an answer failed, by name (answers stored before a check existed did
+    not run it: they are not counted as failing it)."""
+    return [c for c in CHECKS if scores.get(c, 1) == 0]
 
 
 def select(items: Iterable[RatedAnswer], rating: RatingFilter) -> list[RatedAnswer]:
@@ -53,6 +61,7 @@ def record(item: RatedAnswer) -> dict[str, Any]:
         "bullets": a["bullets"],
         "sources": a["sources"],
         "scores": a["scores"],
+        "failed_checks": failed_checks(a["scores"]),
         "confidence": a["confidence"],
         "notice": a["notice"],
         "verdict": item.verdict,

@@ -52,6 +52,7 @@ class QAResult:
     cites: bool | None
     missing: tuple[str, ...] = ()
     declined: bool = False  # the answer said it could not find this
+    failed_checks: tuple[str, ...] = ()
 
     @property
     def passed(self) -> bool:
@@ -116,6 +117,7 @@ class QAReport:
                 "contains": r.contains,
                 "cites": r.cites,
                 "missing": list(r.missing),
+                "failed_checks": list(r.failed_checks),
                 "answer": r.answer,
             }
             for r in self.results
@@ -170,6 +172,7 @@ def run_cases(cases: Sequence[QACase], answer: Callable[[Turn], Answer | None]) 
 
 def judge(case: QACase, answer: Answer) -> QAResult:
     said = " ".join(b.text for b in answer.bullets)
+    declined = any(is_not_found(b.text) for b in answer.bullets)
     cited = {n for b in answer.bullets for n in b.source_numbers}
     sources = [s.text for s in answer.sources if s.number in cited]
     contains: bool | None = None
@@ -190,7 +193,8 @@ def judge(case: QACase, answer: Answer) -> QAResult:
         contains=contains,
         cites=cites,
         missing=missing,
-        declined=any(is_not_found(b.text) for b in answer.bullets),
+        declined=declined,
+        failed_checks=() if declined else tuple(answer.scores.failed()),
     )
 
 

@@ -4,6 +4,7 @@ Low, which intents and prompt versions disappoint, which questions and sources t
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -11,6 +12,7 @@ from html import escape
 from pathlib import Path
 
 from bot.feedback import charts
+from bot.feedback.export import failed_checks
 from bot.feedback.summary import (
     CONFIDENCE_ORDER,
     DownVoted,
@@ -75,6 +77,7 @@ def _sections(items: Sequence[RatedAnswer], out: Path) -> list[Section]:
                 confidence, "Share positive by confidence", out / "by_confidence.png"
             ).name,
         ),
+        Section("Checks that failed on rated answers", _failed_checks(items), None),
         Section(
             "By intent",
             _extremes(intents),
@@ -128,7 +131,30 @@ def _summary(items: Sequence[RatedAnswer]) -> str:
         f"<p class='summary'>{total.n} ratings on {len(items)} answers: "
         f"<b>{total.positive:.0%} positive</b> ({total.up} up, {total.down} down). "
         f"Generated {generated}.</p>"
+        f"<p class='summary'>{escape(calibration(items))}</p>"
     )
+
+
+def calibration(items: Sequence[RatedAnswer]) -> str:
+    """Share positive per confidence level: what High, Medium and Low turned out to mean."""
+    groups = shares(items, confidence_of, CONFIDENCE_ORDER)
+    line = " · ".join(f"{g.label} {g.positive:.0%} of {g.n}" for g in groups if g.n)
+    return f"Calibration (share rated positive per level): {line or 'no ratings yet'}."
+
+
+def _failed_checks(items: Sequence[RatedAnswer]) -> str:
+    """Which checks failed on down-voted answers, against up-voted ones: a check that
+    fails as often on answers staff liked is not telling right from wrong."""
+    down: Counter[str] = Counter()
+    up: Counter[str] = Counter()
+    for item in items:
+        failed = failed_checks(item.answer.get("scores") or {})
+        (down if item.verdict == "negative" else up).update(failed)
+    names = sorted(set(down) | set(up), key=lambda c: (-down[c], c))
+    if not names:
+        return "No rated answer failed a check."
+    parts = [f"{c.replace('_', ' ')}: {down[c]} down-voted, {up[c]} up-voted" for c in names]
+    return "; ".join(parts) + "."
 
 
 def _compare(groups: Sequence[Share]) -> str:

@@ -25,6 +25,8 @@ CHECKS = {
     "numeric_sense",
     "context_focus",
     "contextual_continuity",
+    "polarity",
+    "answerability",
 }
 
 
@@ -74,7 +76,9 @@ def test_jsonl_has_everything_needed_to_rewrite_the_prompt(
     ]
     assert liked["intent"] and liked["model"] == "extractive"
     assert liked["prompt"] == f"{liked['prompt_name']}@{liked['prompt_version']}"
-    assert set(cast("dict[str, int]", liked["scores"])) == CHECKS
+    scores = cast("dict[str, int]", liked["scores"])
+    assert set(scores) == CHECKS
+    assert set(cast("list[str]", liked["failed_checks"])) == {c for c in scores if not scores[c]}
     assert liked["confidence"] in ("High", "Medium", "Low")
     assert "36 months" in str(liked["answer"])
     # every [n] the answer cites is a context block as sent, with its chunk id and text

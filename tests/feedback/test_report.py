@@ -48,6 +48,11 @@ def test_the_report_charts_real_ratings(cli_settings: Settings, tmp_path: Path) 
     for name in images:
         assert (out / name).read_bytes().startswith(PNG), name
     assert "7 ratings on 3 answers" in page and "57% positive" in page
+    # what each confidence level turned out to mean, in one line
+    levels = {good.confidence, bad.confidence}
+    assert "Calibration (share rated positive per level)" in page
+    assert all(f"{level.value} " in page.split("Calibration", 1)[1] for level in levels)
+    assert "Checks that failed on rated answers" in page
     # the questions people down-voted, worst first, with why
     listed = page.split("<ol>", 1)[1]
     assert "How do I submit a reimbursement claim?" in listed

@@ -66,6 +66,8 @@ def test_acronyms_are_expanded_and_the_answer_cites_its_source(services: Service
         "numeric_sense",
         "context_focus",
         "contextual_continuity",
+        "polarity",
+        "answerability",
     }
     assert row["prompt"] == answer.prompt and row["retrieved"]
     history = services.threads.history(answer.thread)

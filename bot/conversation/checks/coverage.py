@@ -1,0 +1,139 @@
+"""Whether an answer answers what was asked, and whether its sources are about it.
+
+- qa_continuity: the answer (with the passages it cites) speaks of everything the
+  question asks about — the phrase asked for, the ids it names ("Plan B"); a reply about
+  notice periods to "what does the system notice say?" does not.
+- answerability: the knowledge holds what was asked at all. It fails when the thing asked
+  about is a word the knowledge never uses ("claim settlement ratio") or when nothing the
+  answer cites speaks of any part of the phrase asked for; the answer then becomes "I
+  could not find this in the knowledge base." at Low.
+- context_focus: most sources are about the question's topic, not a mix of neighbours.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from functools import cache
+
+from bot.conversation.checks.claims import Match, entity_in
+from bot.conversation.focus import Focus, conflicts
+from bot.conversation.text import content_words, entities, readable
+from bot.conversation.types import Bullet, Source
+
+_GENERIC_WORDS = (
+    "tell explain know please want need much many long give show list mean get detail "
+    "details information question answer kind type find let help like would could"
+)
+
+
+@cache
+def _generic() -> frozenset[str]:
+    """Stems of words that shape a question without saying what it is about."""
+    return frozenset(content_words(_GENERIC_WORDS))
+
+
+def spoken(bullets: Sequence[Bullet], matches: Iterable[Match]) -> set[str]:
+    """What an answer speaks of: its own words and those of the passages it cites."""
+    words = set(content_words(" ".join(b.text for b in bullets)))
+    for match in matches:
+        words |= set(content_words(match.said))
+    return words
+
+
+def speaks_to_question(
+    question: str,
+    bullets: Sequence[Bullet],
+    matches: Sequence[Match],
+    sources: Sequence[Source],
+    *,
+    focus: Focus | None,
+    terms: Sequence[str],
+) -> bool:
+    """The answer, with the passages it cites, speaks of what was asked: every word of
+    the phrase asked for (one may be missing from a phrase of three or more), or else
+    half of the question's topic words the sources know; and of most names it asks about."""
+    said = spoken(bullets, matches)
+    if focus is not None and focus.ids and any(conflicts(b.text, focus.ids) for b in bullets):
+        return False
+    if focus is not None and focus.asked:
+        missing = focus.asked - said
+        if len(missing) > (1 if len(focus.asked) >= 3 else 0):
+            return False
+    else:
+        topic = _topic_held(question, sources)
+        if topic and len(topic & said) < 0.5 * len(topic):
+            return False
+    return _names_spoken(question, bullets, focus, terms)
+
+
+def _names_spoken(
+    question: str, bullets: Sequence[Bullet], focus: Focus | None, terms: Sequence[str]
+) -> bool:
+    """The answer itself names what the question names (a plan, a product, an acronym
+    it may spell out), the documents a question picks excepted."""
+    ignored = focus.ignored if focus is not None else frozenset()
+    named = [n for n in entities(question, terms) if not _names_a_document(n, ignored)]
+    if not named:
+        return True
+    text = "\n".join(b.text for b in bullets)
+    stems = set(content_words(text))
+    hits = sum(entity_in(text, n) or _spelled_in(n, stems, focus) for n in named)
+    return hits >= 0.5 * len(named)
+
+
+def _spelled_in(name: str, said: set[str], focus: Focus | None) -> bool:
+    """An acronym the texts only spell out ("NCD" as "No Claim Discount")."""
+    if focus is None or not name.isupper():
+        return False
+    return bool(focus.terms & said) and name.lower() not in focus.terms
+
+
+def _names_a_document(name: str, ignored: frozenset[str]) -> bool:
+    """ "Family Medicare" in a question about that policy picks the document; an answer
+    from it need not repeat the name."""
+    parts = [w.lower() for w in re.findall(r"[A-Za-z0-9]+", name)]
+    return bool(parts) and all(p in ignored for p in parts)
+
+
+def _topic_held(question: str, sources: Sequence[Source]) -> set[str]:
+    """The question's topic words that the sources use at all."""
+    held = set().union(*(content_words(readable(s.text)) for s in sources)) if sources else set()
+    return (set(content_words(question)) - _generic()) & held
+
+
+def answerable(bullets: Sequence[Bullet], matches: Sequence[Match], *, focus: Focus | None) -> bool:
+    if focus is None:
+        return True
+    if focus.unknown_head:
+        return False
+    if not focus.asked:
+        return True
+    return bool(focus.asked & spoken(bullets, matches))
+
+
+def context_focused(question: str, sources: Sequence[Source], terms: Sequence[str]) -> bool:
+    """Most sources are about what was asked, not a mix of neighbouring topics.
+
+    Entity words ("plan" in "Plan A") are left out of the topic: every chunk of Plan A's
+    rulebook names Plan A, whatever it is about.
+    """
+    if not sources:
+        return False
+    topic = _topic_words(question, terms)
+    if not topic:
+        return True
+    need = min(3, max(1, math.ceil(len(topic) / 2)))
+    on_topic = sum(len(topic & set(content_words(_source_text(s)))) >= need for s in sources)
+    return on_topic * 2 >= len(sources)
+
+
+def _topic_words(question: str, terms: Sequence[str]) -> set[str]:
+    entity_words = set(content_words(" ".join(entities(question, terms))))
+    topic = set(content_words(question)) - _generic()
+    return (topic - entity_words) or topic
+
+
+def _source_text(source: Source) -> str:
+    return f"{source.title}\n{source.location}\n{readable(source.text)}"

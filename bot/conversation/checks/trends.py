@@ -1,0 +1,123 @@
+"""Direction words agree with the numbers beside them ("fell 12%" in a source, "rose 12%"
+in the answer fails; "increased by -5%" contradicts itself)."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.conversation.text import NumberMention, number_mentions, readable, sentences
+from bot.conversation.types import Bullet, Source
+
+_UP = re.compile(
+    r"\b(?:increas\w*|ris(?:e|es|ing|en)|rose|gr[eo]w(?:s|n|ing|th)?|growth|up|higher|gain\w*"
+    r"|climb\w*|jump\w*|surg(?:e|ed|es|ing)|soar\w*|rall(?:y|ied|ies)|hike[sd]?|spik\w*)\b",
+    re.IGNORECASE,
+)
+_DOWN = re.compile(
+    r"\b(?:decreas\w*|fall(?:s|ing|en)?|fell|declin\w*|drop\w*|down|lower|reduc\w*"
+    r"|shr[iau]nk\w*|dip(?:s|ped|ping)?|slump\w*|plung\w*|slid(?:e|es|ing)?)\b",
+    re.IGNORECASE,
+)
+# Direction words that state a cap or a choice, not a change: "up to 1%", "whichever is lower".
+_NOT_A_CHANGE = re.compile(
+    r"\bup\s*to\b|\bupto\b|\bwhichever is (?:higher|lower|more|less)\b"
+    r"|\b(?:higher|lower) of\b",
+    re.IGNORECASE,
+)
+_CLAUSE_BREAK = re.compile(
+    r";|,\s|\b(?:but|while|whereas|although|though|however|and)\b", re.IGNORECASE
+)
+_DETACHED = re.compile(r"\b(?:to|from|at|of about|reaching)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class _Claim:
+    """A number with the direction a clause gives it: +1 up, -1 down."""
+
+    number: NumberMention
+    direction: int
+    worded: bool  # the direction comes from a word, not only from the number's sign
+
+
+def directions_agree(bullets: Sequence[Bullet], sources: Sequence[Source]) -> bool:
+    """Direction words agree with the signs beside them, and with what the context says
+    about the same number ("fell 12%" in a source, "rose 12%" in the answer fails)."""
+    said = [c for b in bullets for c in _claims(b.text)]
+    if any(_against_own_sign(claim) for claim in said):
+        return False
+    seen = [c for s in sources for c in _claims(readable(s.text))]
+    for claim in said:
+        same = [c.direction for c in seen if _same_number(claim.number, c.number)]
+        if same and claim.direction not in same:
+            return False
+    return True
+
+
+def _against_own_sign(claim: _Claim) -> bool:
+    """'increased by −5%' or 'fell +3%'. A fall written with a minus ('declined -5%') is
+    how finance tables write it, so that is not a contradiction."""
+    sign = claim.number.explicit_sign
+    return claim.worded and sign == ("-" if claim.direction > 0 else "+")
+
+
+def _claims(text: str) -> list[_Claim]:
+    out: list[_Claim] = []
+    for sentence in sentences(text):
+        for clause in _clauses(sentence):
+            out.extend(_clause_claims(clause))
+    return out
+
+
+def _clauses(sentence: str) -> list[str]:
+    return [p for p in _CLAUSE_BREAK.split(sentence) if p.strip()]
+
+
+def _clause_claims(clause: str) -> list[_Claim]:
+    scrubbed = _NOT_A_CHANGE.sub(lambda m: " " * len(m.group(0)), clause)
+    cues = [(m.start(), 1) for m in _UP.finditer(scrubbed)]
+    cues += [(m.start(), -1) for m in _DOWN.finditer(scrubbed)]
+    claims: list[_Claim] = []
+    for number in number_mentions(scrubbed):
+        if _is_year(scrubbed, number):
+            continue  # "rose 12% in 2023": the year dates the change, it does not move
+        direction = _nearest_cue(scrubbed, number, cues)
+        if direction:
+            claims.append(_Claim(number, direction, worded=True))
+        elif number.explicit_sign:
+            claims.append(_Claim(number, 1 if number.explicit_sign == "+" else -1, False))
+    return claims
+
+
+def _is_year(clause: str, number: NumberMention) -> bool:
+    written = clause[number.start : number.end].strip("() ")
+    return bool(re.fullmatch(r"(?:19|20)\d\d", written))
+
+
+def _nearest_cue(clause: str, number: NumberMention, cues: Sequence[tuple[int, int]]) -> int:
+    """The direction of the closest direction word not cut off by 'to'/'from' ("rose to 5%"
+    gives a level, not a change)."""
+    best: tuple[int, int] | None = None
+    for position, direction in cues:
+        lo, hi = sorted((position, number.start))
+        if _DETACHED.search(clause[lo:hi]):
+            continue
+        distance = abs(position - number.start)
+        if best is None or distance < best[0]:
+            best = (distance, direction)
+    return best[1] if best else 0
+
+
+def _same_number(said: NumberMention, seen: NumberMention) -> bool:
+    """Equal after normalisation, ignoring sign; a rounded figure ("1.2 million",
+    "12.3%") also matches the exact one it rounds ("1,234,567", "12.34%")."""
+    seen_values = (abs(seen.value), abs(seen.raw))
+    if any(math.isclose(v, abs(said.value)) or math.isclose(v, abs(said.raw)) for v in seen_values):
+        return True
+    scaled = said.raw != 0 and not math.isclose(said.value, said.raw)
+    if said.decimals == 0 and not scaled:
+        return False
+    unit = abs(said.value / said.raw) if said.raw else 1.0
+    return any(math.isclose(round(v / unit, said.decimals), abs(said.raw)) for v in seen_values)
