@@ -73,7 +73,7 @@ def _order(hit: ChunkHit) -> tuple[int, int]:
 
 
 def _widened(chunk: Retrieved, siblings: list[ChunkHit]) -> Retrieved:
-    ordered = sorted(siblings, key=_order)
+    ordered = sorted(siblings, key=lambda h: (_pages(h) or (0, 0), _order(h)))
     at = next((i for i, h in enumerate(ordered) if h.node_id == chunk.node_id), None)
     if at is None:
         return chunk
@@ -84,7 +84,9 @@ def _widened(chunk: Retrieved, siblings: list[ChunkHit]) -> Retrieved:
     while True:
         grown = False
         for j in (lo - 1, hi + 1):
-            if 0 <= j < len(bodies) and size + len(bodies[j]) <= MAX_CLAUSE_CHARS:
+            edge = ordered[lo] if j < lo else ordered[hi]
+            near = 0 <= j < len(bodies) and _next_part(edge, ordered[j])
+            if near and size + len(bodies[j]) <= MAX_CLAUSE_CHARS:
                 size += len(bodies[j])
                 lo, hi = min(lo, j), max(hi, j)
                 grown = True
@@ -107,6 +109,18 @@ def _widened(chunk: Retrieved, siblings: list[ChunkHit]) -> Retrieved:
     metadata |= {"page": first, "page_end": last} if last != first else {"page": first}
     shown = f"pp. {first}–{last}" if last != first else f"p. {first}"
     return replace(chunk, text=text, metadata=metadata, location=_PAGES.sub(shown, chunk.location))
+
+
+def _next_part(one: ChunkHit, other: ChunkHit) -> bool:
+    """Two parts of one clause: consecutive part numbers on the same or the next page (a
+    heading printed again elsewhere in the document is another clause)."""
+    a, b = sorted((one, other), key=_order)
+    if _order(b)[0] - _order(a)[0] != 1:
+        return False
+    pages_a, pages_b = _pages(a), _pages(b)
+    if pages_a is None or pages_b is None:
+        return True
+    return 0 <= pages_b[0] - pages_a[1] <= 1
 
 
 def _body(text: str, head: str) -> str:
