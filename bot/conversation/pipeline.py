@@ -13,7 +13,7 @@ from typing import Any
 
 import prompts
 from bot.conversation.context import fence, number_sources, relevant
-from bot.conversation.focus import Focus, focus_of, with_acronyms
+from bot.conversation.focus import Focus, focus_of, search_text, with_acronyms
 from bot.conversation.generate import Generated, generate, prompt_name
 from bot.conversation.input import clean_question
 from bot.conversation.ports import AnswerSink, Claims, History, KnowledgePort, PromptChooser
@@ -157,22 +157,23 @@ class Pipeline:
             )
         with timer.step("intent"):
             intent = intent_of(standalone, _step(model))
+        searched = search_text(standalone)  # less "Answer in USD millions." and the like
         with timer.step("retrieve"):
             result = self._knowledge.retrieve(
-                standalone,
+                searched,
                 scopes=scopes,
                 budget=BUDGETS.get(intent, DOCS),
-                defined=focus_of(standalone).defined,
+                defined=focus_of(searched).defined,
             )
         for name, ms in result.timings_ms.items():
             timer.add(f"retrieve.{name}", ms)
         focus = focus_of(
-            standalone,
+            searched,
             ignore=[w for n in result.named for w in n.words],
             vocabulary=self._knowledge.vocabulary(scopes),
         )
         with timer.step("context"):
-            chunks = relevant(result.chunks, standalone)
+            chunks = relevant(result.chunks, searched)
             definitions = _definitions(question, expansions, glossary)
             facts = self._facts(standalone, scopes)
             facts_format = self._facts_format(intent) if facts else None
