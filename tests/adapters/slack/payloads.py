@@ -204,6 +204,61 @@ def reaction(
     )
 
 
+def assistant_thread_started(
+    *, thread_ts: str, channel: str = DM, user: str = USER
+) -> dict[str, Any]:
+    """The user opened an assistant thread in Slack's AI-app view."""
+    return event_callback(
+        {
+            "type": "assistant_thread_started",
+            "assistant_thread": {
+                "user_id": user,
+                "context": {"channel_id": CHANNEL, "team_id": TEAM, "enterprise_id": None},
+                "channel_id": channel,
+                "thread_ts": thread_ts,
+            },
+            "event_ts": new_ts(),
+        }
+    )
+
+
+def feedback_click(
+    value: str, *, message_ts: str, channel: str = CHANNEL, user: str = USER, thread_ts: str = ""
+) -> str:
+    """`block_actions` from the feedback buttons under an answer (form body)."""
+    payload: dict[str, Any] = {
+        "type": "block_actions",
+        "user": {"id": user, "username": "alice", "name": "alice", "team_id": TEAM},
+        "api_app_id": APP_ID,
+        "token": "legacy-verification-token",
+        "container": {
+            "type": "message",
+            "message_ts": message_ts,
+            "channel_id": channel,
+            "is_ephemeral": False,
+            "thread_ts": thread_ts or message_ts,
+        },
+        "trigger_id": "123.456.abc",
+        "team": {"id": TEAM, "domain": "knowbot-test"},
+        "enterprise": None,
+        "is_enterprise_install": False,
+        "channel": {"id": channel, "name": "hr"},
+        "message": {"type": "message", "user": BOT_USER, "ts": message_ts, "text": "answer"},
+        "state": {"values": {}},
+        "response_url": "https://hooks.slack.com/actions/T0KNOWBOT/1/abc",
+        "actions": [
+            {
+                "type": "feedback_buttons",
+                "action_id": "knowbot_feedback",
+                "block_id": "fb01",
+                "value": value,
+                "action_ts": str(time.time()),
+            }
+        ],
+    }
+    return urlencode({"payload": json.dumps(payload)})
+
+
 def reason_click(*, value: str, response_url: str, user: str = USER, channel: str = CHANNEL) -> str:
     """`block_actions` from a button in the ephemeral "what was wrong?" message (form body)."""
     key = value.split(":", 1)[1]
