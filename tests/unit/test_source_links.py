@@ -3,6 +3,8 @@ place is unknown, and refused at ingest with a reason when they cannot make link
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
 from knowledge.documents import ChunkDraft, ChunkKind
@@ -12,7 +14,7 @@ PDF = "https://intranet.example.com/policies/{path}#page={page}"
 
 
 def fill(
-    template: str, metadata: dict[str, object], path: str | None = "hr/Leave policy.pdf"
+    template: str, metadata: Mapping[str, object], path: str | None = "hr/Leave policy.pdf"
 ) -> str:
     return UrlTemplate.parse(template).fill(link_values(metadata, path=path))
 
