@@ -3,12 +3,14 @@ for every chunk at ingest, reaches the answer's sources and is stored with the a
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.adapters.console import console_turn
+from bot.feedback.export import record
 from bot.settings import Settings
 from bot.wiring import Services, open_services
 from knowledge.options import IngestOptions
@@ -101,3 +103,22 @@ def test_a_template_that_cannot_make_links_fails_ingest_saying_why(
     [failed] = report.failed
     assert failed.uri.endswith("knowbot-sources.toml")
     assert "{pages}" in failed.error and "{path}" in failed.error
+
+
+def test_the_feedback_export_keeps_the_links(services: Services, tmp_path: Path) -> None:
+    services.knowledge.ingestor.ingest_paths([linked_kb(tmp_path / "kb")], IngestOptions())
+    answer = services.pipeline.answer_now(
+        console_turn("how are reimbursement claims settled?", thread="x", scopes=("default",))
+    )
+    assert answer is not None
+    services.feedback.rate(
+        answer_id=answer.id, platform="console", user_id="u", signal="+1", rating=1
+    )
+
+    [rated] = services.rated.rated()
+    exported = record(rated)
+
+    link = "https://intranet.example.com/kb/policy.txt#:~:text=5.2%20Reimbursement%20claims"
+    assert link in [s["url"] for s in exported["sources"]]
+    assert link in [c["url"] for c in exported["context"]]
+    json.dumps(exported, default=str)  # as the jsonl export writes it
