@@ -21,19 +21,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import signal
-import subprocess
-import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 
 import requests
 
-from benchmarks.setup import bench_database, percentile
+from benchmarks.first_answer import EXAMPLES, QUESTIONS
+from benchmarks.setup import bench_database, percentile, serve_process
 from bot.settings import Settings
 from bot.wiring import open_services
 from knowledge.options import IngestOptions
@@ -44,17 +40,8 @@ from tests.fakes.bot_connector import FakeConnector, fake_connector
 from tests.fakes.openai_server import fake_openai, free_port, serve_app
 from tests.fakes.slack_server import FakeSlack
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "knowledge"
-QUESTIONS = [
-    "What is the PED waiting period?",
-    "Is cataract surgery covered under Plan B?",
-    "How do I submit a reimbursement claim?",
-    "What is the room rent limit for Plan A?",
-    "What is the co-pay for senior citizens?",
-    "When are claims settled?",
-    "Is maternity covered?",
-    "What is the waiting period for cataract?",
-]
+SLACK = ["serve", "slack", "--http", "--no-scheduler"]
+TEAMS = ["serve", "teams", "--no-scheduler"]
 ANSWER = (
     "- The answer's first point, as the model writes it [1]\n"
     "- A second point with the conditions that apply to it [1]\n"
@@ -65,34 +52,6 @@ TIMEOUT_S = 60.0
 
 def model_reply(messages: list[dict[str, str]]) -> str:
     return "lookup" if "Classify" in messages[0]["content"] else ANSWER
-
-
-@contextmanager
-def serving(command: list[str], env: dict[str, str], log: Path) -> Iterator[str]:
-    """A `knowbot serve ...` process, once /readyz says 200; yields its base URL."""
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    with log.open("w") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "bot", *command, "--no-scheduler", "--port", str(port)],
-            env={**os.environ, **env},
-            stdout=out,
-            stderr=out,
-        )
-        try:
-            while True:
-                if process.poll() is not None:
-                    raise SystemExit(f"{' '.join(command)} exited:\n{log.read_text()}")
-                try:
-                    if requests.get(f"{url}/readyz", timeout=2).status_code == 200:
-                        break
-                except requests.RequestException:
-                    pass
-                time.sleep(0.05)
-            yield url
-        finally:
-            process.send_signal(signal.SIGINT)
-            process.wait(60)
 
 
 def wait_until(check: object, what: str) -> float:
@@ -197,11 +156,11 @@ def main() -> None:
             report = services.knowledge.ingestor.ingest_paths([EXAMPLES], IngestOptions())
             print(f"ingested {report.chunks} chunks with the bundled model")
         slack_url = stack.enter_context(
-            serving(["serve", "slack", "--http"], env, Path(tmp) / "slack.log")
+            serve_process(SLACK, env, Path(tmp) / "slack.log", free_port())
         )
         teams_env = {k: v for k, v in env.items() if not k.startswith("SLACK_")}
         teams_url = stack.enter_context(
-            serving(["serve", "teams"], teams_env, Path(tmp) / "teams.log")
+            serve_process(TEAMS, teams_env, Path(tmp) / "teams.log", free_port())
         )
         slack_once(slack_url, slack, "warm up: what is OPD?", 999)  # not counted
         teams_once(teams_url, connector, "warm up: what is OPD?", 999)

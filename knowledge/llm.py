@@ -81,18 +81,8 @@ class OpenAIChat:
     def complete(
         self, system: str, user: str, *, max_tokens: int = 700, timeout_s: float | None = None
     ) -> str:
-        timeout = self._timeout_s if timeout_s is None else min(self._timeout_s, timeout_s)
-        try:
-            response = self._client.chat.completions.create(
-                model=self.model_name,
-                messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
-                temperature=0,
-                max_tokens=max_tokens,
-                timeout=timeout,
-            )
-        except Exception as exc:
-            raise _as_llm_error(exc) from exc
-        return _content(response)
+        timeout = self._timeout(timeout_s)
+        return _content(self._create(system, user, max_tokens=max_tokens, timeout=timeout))
 
     def stream(
         self,
@@ -103,21 +93,29 @@ class OpenAIChat:
         max_tokens: int = 700,
         timeout_s: float | None = None,
     ) -> str:
-        timeout = self._timeout_s if timeout_s is None else min(self._timeout_s, timeout_s)
+        timeout = self._timeout(timeout_s)
         started = time.monotonic()
+        events = self._create(system, user, max_tokens=max_tokens, timeout=timeout, stream=True)
+        left = max(0.0, timeout - (time.monotonic() - started))
+        return _streamed(read_pieces(events, _piece, seconds=left), on_text)
+
+    def _timeout(self, asked: float | None) -> float:
+        return self._timeout_s if asked is None else min(self._timeout_s, asked)
+
+    def _create(
+        self, system: str, user: str, *, max_tokens: int, timeout: float, **extra: Any
+    ) -> Any:
         try:
-            events = self._client.chat.completions.create(
+            return self._client.chat.completions.create(
                 model=self.model_name,
                 messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
                 temperature=0,
                 max_tokens=max_tokens,
                 timeout=timeout,
-                stream=True,
+                **extra,
             )
         except Exception as exc:
             raise _as_llm_error(exc) from exc
-        left = max(0.0, timeout - (time.monotonic() - started))
-        return _streamed(read_pieces(events, _piece, seconds=left), on_text)
 
 
 def _as_llm_error(exc: Exception) -> LLMError:

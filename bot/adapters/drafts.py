@@ -8,8 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+from typing import Any
 
 from bot.conversation.drafting import Draft
+
+log = logging.getLogger(__name__)
+
+# How long the finished answer waits for a draft update (or other side work) still on its
+# way to the chat service: the answer must go out within its deadline.
+WIND_DOWN_S = 2.0
 
 
 class DraftFeed:
@@ -52,3 +60,18 @@ class DraftFeed:
         if not self.closed:
             self._latest = draft
             self._changed.set()
+
+
+async def wind_down(work: asyncio.Future[Any], *, what: str, grace_s: float = WIND_DOWN_S) -> bool:
+    """Let side work (the draft stream, a title) finish the call it is making, for up to
+    `grace_s`: True when it finished (a failure is logged, never raised: it must not cost
+    the user the answer), False when it had to be cancelled."""
+    done, _ = await asyncio.wait({work}, timeout=grace_s)
+    if not done:
+        work.cancel()
+        log.warning("%s still under way after %.1fs; cancelled", what, grace_s)
+        return False
+    if not work.cancelled() and (error := work.exception()) is not None:
+        log.error("%s failed: %s: %s", what, type(error).__name__, error)
+        log.debug("%s failed", what, exc_info=error)
+    return True

@@ -7,7 +7,8 @@ update carries text and `streamSequence` 1 and no `streamId`, and is answered 20
 stream's id; later updates name that id with a rising sequence (202); the final message
 (`streamType` final, no sequence) closes the stream, and nothing more may follow it. Teams
 allows streaming only in personal chats; `refuse_streaming()` makes every streaming
-activity a 403 ContentStreamNotAllowed, as for a tenant without it."""
+activity a 403 ContentStreamNotAllowed, as for a tenant without it (`after=n`: once n were
+accepted, as for a stream past Teams' time limit)."""
 
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ class FakeConnector:
     posted: list[Posted] = field(default_factory=list)  # every attempt, failed ones too
     delay_s: float = 0.0  # how long each message post takes to be accepted
     streams: dict[str, list[Posted]] = field(default_factory=dict)  # accepted, by stream id
-    _refusing_streams: bool = False
+    _refuse_after: int | None = None
     _closed_streams: set[str] = field(default_factory=set)
     _failures: list[int] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -67,8 +68,9 @@ class FakeConnector:
         with self._lock:
             self._failures.extend(statuses)
 
-    def refuse_streaming(self) -> None:
-        self._refusing_streams = True
+    def refuse_streaming(self, *, after: int = 0) -> None:
+        """Refuse streaming activities once `after` of them have been accepted."""
+        self._refuse_after = after
 
     @property
     def messages(self) -> list[Posted]:
@@ -135,7 +137,8 @@ class FakeConnector:
         info = _stream_info(activity)
         if info is None:
             return None
-        if self._refusing_streams:
+        accepted = sum(len(parts) for parts in self.streams.values())
+        if self._refuse_after is not None and accepted >= self._refuse_after:
             return 403, "ContentStreamNotAllowed", "Content stream is not allowed"
         stream_id, final = info.get("streamId"), info.get("streamType") == "final"
         if not activity.get("text"):

@@ -114,6 +114,7 @@ class FakeSlack:
     reactions: set[tuple[str, str, str]] = field(default_factory=set)  # (channel, ts, name)
     messages: dict[tuple[str, str], Message] = field(default_factory=dict)  # by (channel, ts)
     streams_expire: bool = False  # a stream times out as soon as it has started
+    delays: dict[str, float] = field(default_factory=dict)  # method -> seconds before replying
     _failures: dict[str, list[Failure]] = field(default_factory=dict)
     _ts: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _sockets: list[web.WebSocketResponse] = field(default_factory=list)
@@ -211,6 +212,8 @@ class FakeSlack:
         else:
             args.update(await request.post())
         token = request.headers.get("Authorization", "").removeprefix("Bearer ")
+        if self.delays.get(method):
+            await asyncio.sleep(self.delays[method])
         failures = self._failures.get(method)
         if failures:
             failure = failures.pop(0)

@@ -7,9 +7,8 @@ import asyncio
 import functools
 import logging
 from concurrent.futures import Executor
-from typing import Any
 
-from bot.adapters.drafts import DraftFeed
+from bot.adapters.drafts import DraftFeed, wind_down
 from bot.adapters.slack.assistant import AssistantThreads
 from bot.adapters.slack.blocks import SlackMessage, answer_message
 from bot.adapters.slack.config import CONFIDENCE_REACTIONS, PLATFORM, SlackOptions
@@ -90,7 +89,7 @@ class Answering:
                 await self._say(q, CANNOT_ANSWER)
             return
         finally:
-            await _quietly(titled, q.event_id)
+            await wind_down(titled, what=f"event {q.event_id}: the thread title")
         if answer is None:  # a redelivery of an event already being (or been) answered
             log.info("event %s: already claimed; not answering again", q.event_id)
             await self._working.clear(q, shown)
@@ -122,7 +121,8 @@ class Answering:
             return await work
         finally:
             feed.close()
-            await _quietly(following, turn.event_id)
+            if not await wind_down(following, what=f"event {turn.event_id}: the draft"):
+                live.interrupted()
 
     async def _deliver(
         self, q: Question, answer: Answer, shown: Shown, live: SlackLive | None
@@ -169,12 +169,3 @@ class Answering:
             message=SlackMessage(text=text),
             event_id=q.event_id,
         )
-
-
-async def _quietly(work: asyncio.Future[Any], event_id: str) -> None:
-    """Wait for side work (the title, the draft stream); its failure is logged, never
-    allowed to cost the user the answer."""
-    try:
-        await work
-    except Exception:
-        log.exception("event %s: side work failed", event_id)

@@ -41,6 +41,7 @@ class SlackLive:
         self._interval_s = interval_s
         self._mode = STREAM
         self._shown: tuple[Bullet, ...] = ()
+        self._unsure = False  # an update was cut off: what the message shows is unknown
         self.ts: str | None = None  # the message, once there is one
 
     async def follow(self, feed: DraftFeed) -> None:
@@ -54,13 +55,18 @@ class SlackLive:
             await self._show(settled)
             await feed.pause(self._interval_s)
 
+    def interrupted(self) -> None:
+        """A draft update was cut off mid-call: what the message shows is not known, so
+        the finished answer replaces it whole (after ending the stream, if one runs)."""
+        self._unsure = True
+
     async def finish(self, answer: Answer, message: SlackMessage, *, rate_hint: str) -> str | None:
         """The finished answer into the message; its ts, or None when there is no message
         showing it (nothing was drafted, or Slack took no edit): the caller then posts."""
         if self.ts is None:
             return None
         if self._mode == STREAM:
-            if tuple(answer.bullets[: len(self._shown)]) == self._shown:
+            if not self._unsure and tuple(answer.bullets[: len(self._shown)]) == self._shown:
                 rest = markdown_bullets(answer.bullets[len(self._shown) :])
                 tail = tail_blocks(answer, rate_hint=rate_hint, searched=True)
                 stopped = await self._poster.stop_stream(

@@ -16,7 +16,7 @@ import re
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from bot.adapters.drafts import DraftFeed
+from bot.adapters.drafts import DraftFeed, wind_down
 from bot.adapters.teams.delivery import send, typing
 from bot.adapters.teams.incoming import PLATFORM, Message
 from bot.adapters.teams.live import TeamsLive
@@ -127,7 +127,7 @@ class Answering:
             await asyncio.wait({work})
         if feed and following:
             feed.close()
-            await _quietly(following)
+            await wind_down(following, what=f"teams: the draft for {message.message_id}")
         await self._deliver(context, message, work, told.deadline, live)
 
     def _live(self, context: Any, message: Message, told: Told) -> TeamsLive | None:
@@ -195,11 +195,3 @@ class Answering:
     async def _notice(self, context: Any, text: str, deadline: Deadline) -> None:
         activity = notice_activity(text)
         await send(context, activity, options=self._options, what="notice", deadline=deadline)
-
-
-async def _quietly(work: asyncio.Future[None]) -> None:
-    """Wait for the stream of drafts to end; its failure costs the user nothing."""
-    try:
-        await work
-    except Exception:
-        log.exception("teams: streaming the draft failed; the answer follows as one message")

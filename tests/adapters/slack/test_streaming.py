@@ -170,6 +170,31 @@ async def test_a_model_that_stalls_mid_stream_is_replaced_by_the_quoted_answer_i
     assert last_write - sent_at < deadline + 1.0
 
 
+async def test_a_slack_call_that_hangs_mid_stream_does_not_hold_the_finished_answer(
+    settings: Settings, fake_slack: FakeSlack, knowledge_dir: Path, model: FakeOpenAI
+) -> None:
+    fake_slack.delays["chat.appendStream"] = 9.0  # Slack sits on the second bullet
+    question = mention(QUESTION)
+    thread = question["event"]["ts"]
+    async with bot_with(settings, fake_slack, knowledge_dir, model) as (bot, _):
+        sent_at = time.monotonic()
+        await bot.send(question)
+        await fake_slack.wait_for(
+            lambda: (
+                fake_slack.of("reactions.add", name="large_green_circle")
+                or fake_slack.of("reactions.add", name="large_yellow_circle")
+                or fake_slack.of("reactions.add", name="red_circle")
+            )
+        )
+        answered_at = time.monotonic()
+        await bot.settle()
+
+    assert answered_at - sent_at < 7.0  # long before the hung call returns (after 10 s)
+    message = the_answer(fake_slack, thread)
+    assert all(b in message.shown for b in BULLETS) and "Confidence: *" in message.shown
+    assert message.shown.count(BULLETS[0]) == 1
+
+
 async def test_quoted_answers_and_top_level_direct_messages_are_posted_whole(
     settings: Settings, fake_slack: FakeSlack, knowledge_dir: Path, model: FakeOpenAI
 ) -> None:

@@ -33,7 +33,7 @@ def reply(messages: list[dict[str, str]]) -> str:
 
 @pytest.fixture
 def model() -> Iterator[FakeOpenAI]:
-    with fake_openai(reply, delay_s=0.2, piece_interval_s=0.06) as llm:
+    with fake_openai(reply, delay_s=0.2, piece_interval_s=0.08) as llm:
         yield llm
 
 
@@ -148,3 +148,22 @@ def test_quoted_answers_are_not_streamed(start_bot: BotFactory) -> None:
 
     assert bot.connector.streams == {} and answer.stream is None
     assert "30 days" in answer.text
+
+
+def test_a_stream_refused_midway_still_ends_with_the_whole_answer(
+    start_bot: BotFactory, model: FakeOpenAI
+) -> None:
+    with start_bot(OPENAI_BASE_URL=model.base_url) as bot:
+        bot.connector.refuse_streaming(after=2)  # e.g. past Teams' two minutes
+        bot.post(teams.message(bot.connector.url, QUESTION))
+        [answer] = bot.connector.wait_for_messages(1)
+        [stored] = bot.stored_answers()
+        delivered = bot.services.answers.answer_for_message(
+            platform="teams", channel=teams.PERSONAL_CHAT, message_id=answer.id
+        )
+
+    [(_, accepted)] = bot.connector.streams.items()
+    assert [p.type for p in accepted] == ["typing", "typing"]  # informative, one update
+    assert answer.stream is None  # an ordinary message, not the refused final
+    assert all(re.sub(r" \[1\]$", "", b) in answer.text for b in BULLETS)
+    assert delivered == stored["id"]  # ratings on it find the answer
