@@ -15,10 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import signal
-import subprocess
-import sys
 import tempfile
 import time
 from contextlib import ExitStack
@@ -26,7 +22,7 @@ from pathlib import Path
 
 import requests
 
-from benchmarks.setup import bench_database, percentile
+from benchmarks.setup import bench_database, percentile, serve_process
 from bot.settings import Settings
 from bot.wiring import open_services
 from knowledge.options import IngestOptions
@@ -66,29 +62,11 @@ def ask(url: str, slack: FakeSlack, question: str, n: int) -> float:
 
 
 def one_start(env: dict[str, str], slack: FakeSlack, log: Path, n: int) -> dict[str, float]:
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    command = [sys.executable, "-m", "bot", "serve", "slack", "--http", "--no-scheduler"]
-    with log.open("w") as out:
-        started = time.perf_counter()
-        process = subprocess.Popen(
-            [*command, "--port", str(port)], env={**os.environ, **env}, stdout=out, stderr=out
-        )
-        try:
-            while True:
-                if process.poll() is not None:
-                    raise SystemExit(f"serve exited:\n{log.read_text()}")
-                try:
-                    if requests.get(f"{url}/readyz", timeout=2).status_code == 200:
-                        break
-                except requests.RequestException:
-                    pass
-                time.sleep(0.05)
-            to_ready = time.perf_counter() - started
-            latencies = [ask(url, slack, q, n * 100 + i) for i, q in enumerate(QUESTIONS)]
-        finally:
-            process.send_signal(signal.SIGINT)
-            process.wait(60)
+    command = ["serve", "slack", "--http", "--no-scheduler"]
+    started = time.perf_counter()
+    with serve_process(command, env, log, free_port()) as url:
+        to_ready = time.perf_counter() - started
+        latencies = [ask(url, slack, q, n * 100 + i) for i, q in enumerate(QUESTIONS)]
     return {"ready_s": to_ready, "first_s": latencies[0], "tenth_s": latencies[-1]}
 
 

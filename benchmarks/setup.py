@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
+import subprocess
+import sys
 import tempfile
+import time
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import requests
 from sqlalchemy.engine import URL, Engine
 
 from bot.db import migrate
@@ -33,6 +39,34 @@ def bench_database() -> Iterator[tuple[Engine, URL]]:
     finally:
         server.stop()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def serve_process(command: list[str], env: dict[str, str], log: Path, port: int) -> Iterator[str]:
+    """`knowbot <command> --port PORT` as its own process, yielded (its base URL) once
+    /readyz says 200; interrupted (as Ctrl-C would) on the way out."""
+    url = f"http://127.0.0.1:{port}"
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bot", *command, "--port", str(port)],
+            env={**os.environ, **env},
+            stdout=out,
+            stderr=out,
+        )
+        try:
+            while True:
+                if process.poll() is not None:
+                    raise SystemExit(f"{' '.join(command)} exited:\n{log.read_text()}")
+                try:
+                    if requests.get(f"{url}/readyz", timeout=2).status_code == 200:
+                        break
+                except requests.RequestException:
+                    pass
+                time.sleep(0.05)
+            yield url
+        finally:
+            process.send_signal(signal.SIGINT)
+            process.wait(60)
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -57,6 +57,14 @@ class Settings(BaseSettings):
     )
     # Slack allows about one message per second per channel; answers queue to keep to it.
     slack_post_interval_s: float = Field(default=1.0, ge=0, alias="KNOWBOT_SLACK_POST_INTERVAL_S")
+    # Offered when a Slack assistant thread opens (a JSON list, or questions separated by
+    # "|"); unset: the most asked questions that were rated well, then FAQ questions.
+    slack_suggested_prompts: Annotated[list[str] | None, NoDecode] = Field(
+        default=None, alias="KNOWBOT_SLACK_SUGGESTED_PROMPTS"
+    )
+    # A language model's answer streams into Slack threads and Teams personal chats as it
+    # is written; off: one finished message, as without a model.
+    streaming: bool = Field(default=True, alias="KNOWBOT_STREAMING")
 
     microsoft_app_id: str | None = Field(default=None, alias="MICROSOFT_APP_ID")
     microsoft_app_password: SecretStr | None = Field(default=None, alias="MICROSOFT_APP_PASSWORD")
@@ -109,6 +117,18 @@ class Settings(BaseSettings):
             if text.startswith("["):
                 return json.loads(text)
             return [part.strip() for part in text.split(",") if part.strip()]
+        return value
+
+    @field_validator("slack_suggested_prompts", mode="before")
+    @classmethod
+    def _prompt_list(cls, value: Any) -> Any:
+        """`["What is PED?", "How do I claim?"]` or `What is PED?|How do I claim?`: questions
+        hold commas, so they are not comma-separated."""
+        if isinstance(value, str):
+            text = value.strip()
+            value = json.loads(text) if text.startswith("[") else text.split("|")
+        if isinstance(value, list):
+            return [str(v).strip() for v in value if str(v).strip()]
         return value
 
     @field_validator("live_prompts", mode="before")

@@ -21,6 +21,7 @@ from bot.store.events import EventClaims
 from bot.store.feedback import FeedbackStore
 from bot.store.job_runs import JobRunStore
 from bot.store.rated import RatedAnswerStore
+from bot.store.suggestions import SuggestionStore
 from bot.store.threads import ThreadStore
 from knowledge.bounded_chat import BoundedChat
 from knowledge.llm import ChatModel, LLMParaphraser
@@ -64,6 +65,10 @@ class Services:
     @property
     def rated(self) -> RatedAnswerStore:
         return RatedAnswerStore(self.db.engine)
+
+    @property
+    def suggestions(self) -> SuggestionStore:
+        return SuggestionStore(self.db.engine)
 
     @property
     def job_runs(self) -> JobRunStore:

@@ -8,6 +8,7 @@ three times is not asked again for this answer, and its quoted fallback goes out
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tenacity import (
@@ -21,7 +22,8 @@ from tenacity import (
 from tenacity.stop import stop_base
 
 from knowledge.deadline import Deadline
-from knowledge.llm import ChatModel, LLMError
+from knowledge.llm import ChatModel, LLMError, StreamingChatModel
+from knowledge.reply_stream import TextSink
 
 MIN_ATTEMPT_S = 0.25  # an attempt with less time than this cannot finish; do not start it
 
@@ -68,20 +70,64 @@ class BoundedChat:
     def complete(
         self, system: str, user: str, *, max_tokens: int = 700, timeout_s: float | None = None
     ) -> str:
+        return self._bounded(
+            lambda timeout: self._model.complete(
+                system, user, max_tokens=max_tokens, timeout_s=timeout
+            ),
+            timeout_s,
+            may_retry=lambda: True,
+        )
+
+    def stream(
+        self,
+        system: str,
+        user: str,
+        *,
+        on_text: TextSink,
+        max_tokens: int = 700,
+        timeout_s: float | None = None,
+    ) -> str:
+        """As `complete`, handing each piece to `on_text` as it arrives. A failure is retried
+        only while nothing has been handed over: what the user has seen is not written
+        twice. A model that cannot stream answers in one piece (`on_text` sees nothing)."""
+        model = self._model
+        if not isinstance(model, StreamingChatModel):
+            return self.complete(system, user, max_tokens=max_tokens, timeout_s=timeout_s)
+        shown: list[str] = []
+
+        def forward(text: str) -> None:
+            shown.append(text)
+            on_text(text)
+
+        return self._bounded(
+            lambda timeout: model.stream(
+                system, user, on_text=forward, max_tokens=max_tokens, timeout_s=timeout
+            ),
+            timeout_s,
+            may_retry=lambda: not shown,
+        )
+
+    def _bounded(
+        self,
+        call: Callable[[float | None], str],
+        timeout_s: float | None,
+        *,
+        may_retry: Callable[[], bool],
+    ) -> str:
         if self._outcome.failure is not None:
             raise self._outcome.failure
         retrying = Retrying(
             stop=stop_any(stop_after_attempt(self._retries + 1), _OutOfTime(self._deadline)),
             wait=wait_exponential(multiplier=self._backoff_s, max=4.0),
-            retry=retry_if_exception(lambda exc: isinstance(exc, LLMError) and exc.transient),
+            retry=retry_if_exception(
+                lambda exc: isinstance(exc, LLMError) and exc.transient and may_retry()
+            ),
             reraise=True,
         )
         try:
             for attempt in retrying:
                 with attempt:
-                    return self._model.complete(
-                        system, user, max_tokens=max_tokens, timeout_s=self._timeout(timeout_s)
-                    )
+                    return call(self._timeout(timeout_s))
         except LLMError as exc:
             self._outcome.failure = exc
             raise

@@ -14,7 +14,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ from knowledge.loaders import triples as triples_loader
 from knowledge.loaders.rulebooks import load_rulebook
 from knowledge.manifest import options_for, read_manifest
 from knowledge.options import IngestOptions
+from knowledge.source_links import linked
 from knowledge.store import glossary as glossary_store
 from knowledge.store import sources as source_store
 from knowledge.store import triples as triple_store
@@ -125,9 +126,11 @@ class Ingestor:
                     SourceReport(exc.source, "manifest", "failed", error=exc.reason)
                 )
                 continue
+            folder = path if path.is_dir() else path.parent
             for file in files:
-                file_options = options_for(manifest.get(file.resolve()), options)
-                summary.reports.append(self._ingest_file(file, file_options, progress))
+                file_options = options_for(manifest.entry(file), options)
+                link_path = file.relative_to(folder).as_posix()
+                summary.reports.append(self._ingest_file(file, file_options, progress, link_path))
         self._refresh_stats(summary.reports)
         summary.seconds = time.perf_counter() - started
         return summary
@@ -143,7 +146,8 @@ class Ingestor:
 
         def load() -> Loaded:
             rows = rows_loader.read_sql_rows(db_url, query)
-            return self._rows(rows, options, table=name, as_of=date.today().isoformat())
+            loaded = self._rows(rows, options, table=name, as_of=date.today().isoformat())
+            return replace(loaded, drafts=linked(loaded.drafts, options.url, path=None))
 
         def content() -> bytes:
             rows = rows_loader.read_sql_rows(db_url, query)
@@ -184,7 +188,7 @@ class Ingestor:
     # --- one source -------------------------------------------------------------------------
 
     def _ingest_file(
-        self, path: Path, options: IngestOptions, progress: Progress | None
+        self, path: Path, options: IngestOptions, progress: Progress | None, link_path: str
     ) -> SourceReport:
         uri = str(path.resolve())
         try:
@@ -197,7 +201,9 @@ class Ingestor:
             kind,
             options,
             content=path.read_bytes,
-            load=lambda: self._load_file(path, kind, options, as_of=as_of),
+            load=lambda: self._linked(
+                self._load_file(path, kind, options, as_of=as_of), options, link_path
+            ),
             progress=progress,
         )
 
@@ -353,6 +359,11 @@ class Ingestor:
             return Loaded(triples_loader.triple_chunks(triples, source=source), triples=triples)
         rows = rows_loader.read_csv_rows(path)
         return self._rows(rows, options, table=options.name or path.stem, as_of=as_of)
+
+    @staticmethod
+    def _linked(loaded: Loaded, options: IngestOptions, link_path: str) -> Loaded:
+        """Chunks carry the link to their place when the source has a url template."""
+        return replace(loaded, drafts=linked(loaded.drafts, options.url, path=link_path))
 
     def _rows(
         self, rows: Sequence[dict[str, Any]], options: IngestOptions, *, table: str, as_of: str

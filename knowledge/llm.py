@@ -4,11 +4,14 @@ they must respect, belong to `knowledge.bounded_chat.BoundedChat`."""
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import prompts
+from knowledge.reply_stream import Piece, StreamFailed, TextSink, read_pieces
 
 
 class LLMError(Exception):
@@ -26,6 +29,24 @@ class ChatModel(Protocol):
     def complete(
         self, system: str, user: str, *, max_tokens: int = 700, timeout_s: float | None = None
     ) -> str: ...
+
+
+@runtime_checkable
+class StreamingChatModel(ChatModel, Protocol):
+    """A model that can hand over its reply piece by piece while writing it."""
+
+    def stream(
+        self,
+        system: str,
+        user: str,
+        *,
+        on_text: TextSink,
+        max_tokens: int = 700,
+        timeout_s: float | None = None,
+    ) -> str:
+        """The whole reply, as `complete` would return it; `on_text` has seen every piece of
+        it, in order, by the time this returns. `timeout_s` bounds the whole reply."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -60,25 +81,52 @@ class OpenAIChat:
     def complete(
         self, system: str, user: str, *, max_tokens: int = 700, timeout_s: float | None = None
     ) -> str:
-        timeout = self._timeout_s if timeout_s is None else min(self._timeout_s, timeout_s)
+        timeout = self._timeout(timeout_s)
+        return _content(self._create(system, user, max_tokens=max_tokens, timeout=timeout))
+
+    def stream(
+        self,
+        system: str,
+        user: str,
+        *,
+        on_text: TextSink,
+        max_tokens: int = 700,
+        timeout_s: float | None = None,
+    ) -> str:
+        timeout = self._timeout(timeout_s)
+        started = time.monotonic()
+        events = self._create(system, user, max_tokens=max_tokens, timeout=timeout, stream=True)
+        left = max(0.0, timeout - (time.monotonic() - started))
+        return _streamed(read_pieces(events, _piece, seconds=left), on_text)
+
+    def _timeout(self, asked: float | None) -> float:
+        return self._timeout_s if asked is None else min(self._timeout_s, asked)
+
+    def _create(
+        self, system: str, user: str, *, max_tokens: int, timeout: float, **extra: Any
+    ) -> Any:
         try:
-            response = self._client.chat.completions.create(
+            return self._client.chat.completions.create(
                 model=self.model_name,
                 messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
                 temperature=0,
                 max_tokens=max_tokens,
                 timeout=timeout,
+                **extra,
             )
         except Exception as exc:
             raise _as_llm_error(exc) from exc
-        return _content(response)
 
 
 def _as_llm_error(exc: Exception) -> LLMError:
+    import httpx
     import openai
 
-    if isinstance(exc, openai.APITimeoutError):
+    # httpx's own errors reach here from a stream that breaks after it began
+    if isinstance(exc, openai.APITimeoutError | httpx.TimeoutException):
         return LLMError("the language model timed out", transient=True)
+    if isinstance(exc, httpx.TransportError):
+        return LLMError("the language model's connection broke off", transient=True)
     if isinstance(exc, openai.RateLimitError):
         return LLMError("the language model is rate limited", transient=True)
     if isinstance(exc, openai.APIConnectionError):
@@ -89,6 +137,36 @@ def _as_llm_error(exc: Exception) -> LLMError:
         return LLMError(f"the language model answered HTTP {status}", transient=retry_may_help)
     # malformed JSON, a body of the wrong shape, or anything else the client trips on
     return LLMError(f"the language model's reply could not be read ({type(exc).__name__})")
+
+
+def _piece(event: Any) -> Piece:
+    """One server-sent event's new text (a usage-only event carries none)."""
+    choices = getattr(event, "choices", None) or []
+    delta = getattr(choices[0], "delta", None) if choices else None
+    if delta is None:
+        return Piece()
+    text, refusal = getattr(delta, "content", None), getattr(delta, "refusal", None)
+    return Piece(text if isinstance(text, str) else "", refusal if isinstance(refusal, str) else "")
+
+
+def _streamed(pieces: Any, on_text: TextSink) -> str:
+    """Forward each piece and return the whole; the same LLMErrors as a plain reply."""
+    parts: list[str] = []
+    try:
+        for piece in pieces:
+            if piece.refusal:
+                raise LLMError("the language model refused to answer")
+            if piece.text:
+                parts.append(piece.text)
+                on_text(piece.text)
+    except StreamFailed as failed:
+        if failed.cause is None:
+            raise LLMError("the language model timed out", transient=True) from None
+        raise _as_llm_error(failed.cause) from failed.cause
+    reply = "".join(parts)
+    if not reply.strip():
+        raise LLMError("the language model returned an empty reply")
+    return reply
 
 
 def _content(response: Any) -> str:
@@ -118,6 +196,21 @@ class FakeChat:
     ) -> str:
         self.calls.append((system, user))
         return self._reply(system, user)
+
+    def stream(
+        self,
+        system: str,
+        user: str,
+        *,
+        on_text: TextSink,
+        max_tokens: int = 700,
+        timeout_s: float | None = None,
+    ) -> str:
+        """The scripted reply, handed over a word at a time."""
+        reply = self.complete(system, user, max_tokens=max_tokens, timeout_s=timeout_s)
+        for word in re.findall(r"\s*\S+|\s+", reply):
+            on_text(word)
+        return reply
 
 
 class LLMParaphraser:

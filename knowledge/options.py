@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from knowledge.kinds import SourceKind
+from knowledge.source_links import UrlTemplate
 
 
 @dataclass(frozen=True)
@@ -17,9 +18,14 @@ class IngestOptions:
     group: str | None = None
     metrics: tuple[str, ...] = ()
     name: str | None = None  # table name for rows (defaults to the file stem)
+    url: str | None = None  # link template (knowledge.source_links), e.g. ".../{path}#page={page}"
+
+    def __post_init__(self) -> None:
+        if self.url is not None:
+            UrlTemplate.parse(self.url)  # BadTemplate (a ValueError) says what to change
 
     def as_json(self) -> dict[str, Any]:
-        return {
+        options: dict[str, Any] = {
             "kind": self.kind.value,
             "keys": list(self.keys),
             "time": self.time,
@@ -27,3 +33,6 @@ class IngestOptions:
             "metrics": list(self.metrics),
             "name": self.name,
         }
+        if self.url is not None:  # absent otherwise: sources ingested before links stay unchanged
+            options["url"] = self.url
+        return options

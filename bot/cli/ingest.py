@@ -15,6 +15,7 @@ from knowledge.index import reindex
 from knowledge.ingest import IngestSummary
 from knowledge.kinds import SourceKind
 from knowledge.options import IngestOptions
+from knowledge.source_links import BadTemplate
 
 out = Console()
 
@@ -29,6 +30,12 @@ def ingest(
     metric: list[str] = typer.Option([], "--metric", help="Numeric metric column(s) (rows)."),
     scope: str = typer.Option("default", "--scope", help="Knowledge scope to put chunks in."),
     name: str | None = typer.Option(None, "--name", help="Table name for rows."),
+    url: str | None = typer.Option(
+        None,
+        "--url",
+        help="Link template for citations, e.g. 'https://intranet/kb/{path}#page={page}' "
+        "(files: {path} {page} {section}; rows: {table} {key}).",
+    ),
     sql: str | None = typer.Option(None, "--sql", help="Table name or SELECT to read rows from."),
     db: str | None = typer.Option(None, "--db", help="SQLAlchemy URL of the database for --sql."),
     reindex_all: bool = typer.Option(
@@ -36,15 +43,19 @@ def ingest(
     ),
 ) -> None:
     """Ingest knowledge sources (incremental: unchanged sources cost nothing)."""
-    options = IngestOptions(
-        kind=kind,
-        scope=scope,
-        keys=tuple(key),
-        time=time_col,
-        group=group,
-        metrics=tuple(metric),
-        name=name,
-    )
+    try:
+        options = IngestOptions(
+            kind=kind,
+            scope=scope,
+            keys=tuple(key),
+            time=time_col,
+            group=group,
+            metrics=tuple(metric),
+            name=name,
+            url=url,
+        )
+    except BadTemplate as exc:
+        raise KnowbotError(f"--url: {exc}.") from exc
     if not paths and not sql and not reindex_all:
         raise KnowbotError("Nothing to ingest: give PATH..., or --sql QUERY --db URL.")
     if sql and not db:

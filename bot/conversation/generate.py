@@ -14,7 +14,8 @@ from bot.conversation.extractive import quote
 from bot.conversation.focus import Focus, focus_of
 from bot.conversation.types import Bullet, Intent, Source
 from knowledge.injection import without_instructions
-from knowledge.llm import ChatModel, LLMError
+from knowledge.llm import ChatModel, LLMError, StreamingChatModel
+from knowledge.reply_stream import TextSink
 
 log = logging.getLogger(__name__)
 
@@ -55,14 +56,20 @@ def generate(
     model: ChatModel | None,
     version: str | None = None,
     focus: Focus | None = None,
+    on_text: TextSink | None = None,
 ) -> Generated:
+    """`on_text`: where the model's reply goes piece by piece while it is written (for
+    streaming it to the user); the reply is read as a whole here, as without it."""
     prompt = prompts.load(prompt_name(intent), version)
     asked = focus or focus_of(question)
     if model is None:
         return _extractive(asked, sources, prompt.label, prompt.system, EXTRACTIVE_NOTICE)
     system, user = prompt.render(context=fence(sources), question=question)
     try:
-        reply = model.complete(system, user)
+        if on_text is not None and isinstance(model, StreamingChatModel):
+            reply = model.stream(system, user, on_text=on_text)
+        else:
+            reply = model.complete(system, user)
     except LLMError as exc:
         log.warning("language model failed, answering with quoted passages: %s", exc)
         notice = f"The language model is unavailable ({exc}); these are quoted passages."

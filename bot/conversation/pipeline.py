@@ -13,9 +13,11 @@ from typing import Any
 
 import prompts
 from bot.conversation.context import fence, number_sources, relevant
+from bot.conversation.drafting import Drafter, DraftSink
 from bot.conversation.focus import Focus, focus_of, search_text, with_acronyms
 from bot.conversation.generate import Generated, generate, prompt_name
 from bot.conversation.input import clean_question
+from bot.conversation.links import with_links
 from bot.conversation.ports import AnswerSink, Claims, History, KnowledgePort, PromptChooser
 from bot.conversation.scoring import confidence_for, score_answer
 from bot.conversation.timing import StepTimer
@@ -100,8 +102,10 @@ class Pipeline:
         """Answer a turn off the event loop (database, embedding and model calls block)."""
         return await asyncio.to_thread(self.answer_now, turn)
 
-    def answer_now(self, turn: Turn) -> Answer | None:
-        """None when this event was already claimed (a redelivery): no work is done."""
+    def answer_now(self, turn: Turn, *, drafts: DraftSink | None = None) -> Answer | None:
+        """None when this event was already claimed (a redelivery): no work is done.
+        `drafts` receives the answer while the model writes it (see drafting.py); the
+        returned Answer is scored and stored exactly as without it."""
         timer = StepTimer()
         with timer.step("claim"):
             if not self._claims.claim(turn.thread.platform, turn.event_id):
@@ -113,7 +117,9 @@ class Pipeline:
             history = self._bounded(
                 self._history.history(turn.thread, limit=self._config.history_turns)
             )
-        answer, retrieved = self._answer(turn, question, history, timer, self._model_for(turn))
+        answer, retrieved = self._answer(
+            turn, question, history, timer, self._model_for(turn), drafts
+        )
         if notice:
             answer = replace(answer, notice=" ".join(filter(None, [notice, answer.notice])))
         return self._store(turn, answer, retrieved)
@@ -148,6 +154,7 @@ class Pipeline:
         history: list[HistoryTurn],
         timer: StepTimer,
         model: BoundedChat | None,
+        drafts: DraftSink | None = None,
     ) -> tuple[Answer, list[dict[str, Any]]]:
         scopes = turn.scopes
         with timer.step("rewrite"):
@@ -180,6 +187,7 @@ class Pipeline:
             sources = number_sources(
                 chunks, definitions, facts, facts_format=facts_format or self._config.facts_format
             )
+            sources = with_links(sources, chunks)
         focus = with_acronyms(focus, (s.text for s in sources))
         retrieved = _retrieved(result.chunks, sources)
         version = self._chooser.choose(prompt_name(intent), intent.value) if self._chooser else None
@@ -192,6 +200,7 @@ class Pipeline:
                     model=model,
                     version=version,
                     focus=focus,
+                    on_text=Drafter(drafts, max_source=len(sources)) if drafts else None,
                 )
                 if chunks or facts
                 else None

@@ -73,6 +73,7 @@ class Source:
     location: str
     text: str
     score: float = 0.0
+    url: str = ""  # where the document can be opened at this place ("" when unknown)
 
 
 @dataclass(frozen=True)

@@ -82,13 +82,18 @@ def record(item: RatedAnswer) -> dict[str, Any]:
 
 
 def context_as_sent(answer: dict[str, Any]) -> list[dict[str, Any]]:
-    """The numbered blocks the model saw. Answers stored before the pipeline marked what it
-    sent fall back to their cited sources."""
+    """The numbered blocks the model saw, each with the link to its document where the
+    source has one. Answers stored before the pipeline marked what it sent fall back to
+    their cited sources."""
     sent = [r for r in answer["retrieved"] if "number" in r]
     if not sent:
         sent = list(answer["sources"])
+    links = {s.get("number"): s.get("url") or "" for s in answer["sources"]}
     keys = ("number", "chunk_id", "kind", "title", "location", "text")
-    return [{k: r.get(k) for k in keys} for r in sorted(sent, key=lambda r: r["number"])]
+    return [
+        {**{k: r.get(k) for k in keys}, "url": r.get("url") or links.get(r["number"], "")}
+        for r in sorted(sent, key=lambda r: r["number"])
+    ]
 
 
 def answer_text(answer: dict[str, Any]) -> str:

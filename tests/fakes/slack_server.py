@@ -1,6 +1,13 @@
 """A small fake of Slack on 127.0.0.1: the Web API methods knowbot calls, response_url
 webhooks, and a Socket Mode websocket. The real slack_sdk clients talk to it over HTTP; it
-records every call so tests assert what a user would have seen in Slack."""
+records every call so tests assert what a user would have seen in Slack.
+
+It keeps the messages the bot posted, as Slack shows them after every post, edit and
+stream call (`message(...)`, `shown(...)`). Streams behave as Slack documents them:
+chat.startStream needs a thread and, outside direct messages, the recipient's team and
+user; appending to or stopping a stream that is not streaming any more (stopped, or
+expired: `expire_streams()`) is `message_not_in_streaming_state`; a message still
+streaming cannot be edited with chat.update."""
 
 from __future__ import annotations
 
@@ -57,6 +64,40 @@ class Call:
 
 
 @dataclass
+class Message:
+    """A message as Slack shows it."""
+
+    channel: str
+    ts: str
+    thread_ts: str | None
+    text: str = ""
+    blocks: list[dict[str, Any]] = field(default_factory=list)
+    markdown: str = ""  # streamed text, shown above the blocks
+    streaming: bool = False
+    edits: int = 0
+
+    @property
+    def shown(self) -> str:
+        """What a person reads: streamed text, then the blocks' text (else the text)."""
+        parts = [self.markdown] if self.markdown else []
+        for block in self.blocks:
+            if block["type"] == "section":
+                parts.append(block["text"]["text"])
+            elif block["type"] == "context":
+                parts.extend(e["text"] for e in block["elements"])
+            elif block["type"] == "markdown":
+                parts.append(block["text"])
+        return "\n".join(parts) or (self.text if not self.markdown else "")
+
+    def has_feedback_buttons(self) -> bool:
+        return any(
+            b["type"] == "context_actions"
+            and any(e.get("type") == "feedback_buttons" for e in b["elements"])
+            for b in self.blocks
+        )
+
+
+@dataclass
 class Failure:
     status: int
     body: dict[str, Any]
@@ -71,6 +112,9 @@ class FakeSlack:
     socket_acks: list[dict[str, Any]] = field(default_factory=list)
     auth_error: str | None = None
     reactions: set[tuple[str, str, str]] = field(default_factory=set)  # (channel, ts, name)
+    messages: dict[tuple[str, str], Message] = field(default_factory=dict)  # by (channel, ts)
+    streams_expire: bool = False  # a stream times out as soon as it has started
+    delays: dict[str, float] = field(default_factory=dict)  # method -> seconds before replying
     _failures: dict[str, list[Failure]] = field(default_factory=dict)
     _ts: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _sockets: list[web.WebSocketResponse] = field(default_factory=list)
@@ -110,6 +154,20 @@ class FakeSlack:
 
     def posts(self, **match: Any) -> list[Call]:
         return self.of("chat.postMessage", **match)
+
+    def message(self, channel: str, ts: str) -> Message:
+        return self.messages[(channel, ts)]
+
+    def thread_messages(self, channel: str, thread_ts: str) -> list[Message]:
+        """The bot's messages in a thread, oldest first."""
+        return [
+            m for m in self.messages.values() if (m.channel, m.thread_ts) == (channel, thread_ts)
+        ]
+
+    def expire_streams(self) -> None:
+        """Every stream in progress times out, as Slack's do when left too long."""
+        for message in self.messages.values():
+            message.streaming = False
 
     async def wait_for(self, check: Callable[[], object], *, timeout: float = 10.0) -> None:
         deadline = time.monotonic() + timeout
@@ -154,6 +212,8 @@ class FakeSlack:
         else:
             args.update(await request.post())
         token = request.headers.get("Authorization", "").removeprefix("Bearer ")
+        if self.delays.get(method):
+            await asyncio.sleep(self.delays[method])
         failures = self._failures.get(method)
         if failures:
             failure = failures.pop(0)
@@ -179,9 +239,26 @@ class FakeSlack:
             }
         if method == "apps.connections.open":
             return {"ok": True, "url": f"ws://127.0.0.1:{self.port}/socket"}
-        if method in ("chat.postMessage", "chat.update"):
-            ts = f"{1_700_100_000 + next(self._ts)}.000100"
+        if method == "chat.postMessage":
+            ts = self._new_message(args, streaming=False)
+            message = self.messages[(str(args.get("channel")), ts)]
+            message.text, message.blocks = str(args.get("text") or ""), _blocks(args)
             return {"ok": True, "channel": args.get("channel"), "ts": ts, "message": {"ts": ts}}
+        if method == "chat.update":
+            return self._update(args)
+        if method.startswith("chat.") and method.endswith("Stream"):
+            return self._stream(method, args)
+        if method == "assistant.threads.setSuggestedPrompts":
+            prompts = args.get("prompts")
+            if not isinstance(prompts, list) or not 0 < len(prompts) <= 4:
+                return {"ok": False, "error": "invalid_arguments"}
+            if not all(
+                isinstance(p, dict) and p.get("title") and p.get("message") for p in prompts
+            ):
+                return {"ok": False, "error": "invalid_arguments"}
+            return {"ok": True}
+        if method == "assistant.threads.setTitle" and not args.get("title"):
+            return {"ok": False, "error": "invalid_arguments"}
         if method in ("reactions.add", "reactions.remove"):
             key = (str(args.get("channel")), str(args.get("timestamp")), str(args.get("name")))
             if method == "reactions.add" and key in self.reactions:
@@ -193,6 +270,52 @@ class FakeSlack:
         if method == "chat.postEphemeral":
             return {"ok": True, "message_ts": f"{1_700_200_000 + next(self._ts)}.000200"}
         return {"ok": True}
+
+    def _new_message(self, args: dict[str, Any], *, streaming: bool) -> str:
+        ts = f"{1_700_100_000 + next(self._ts)}.000100"
+        channel, thread = str(args.get("channel")), args.get("thread_ts")
+        self.messages[(channel, ts)] = Message(
+            channel, ts, str(thread) if thread else None, streaming=streaming
+        )
+        return ts
+
+    def _update(self, args: dict[str, Any]) -> dict[str, Any]:
+        message = self.messages.get((str(args.get("channel")), str(args.get("ts"))))
+        if message is None:
+            return {"ok": False, "error": "message_not_found"}
+        if message.streaming:
+            return {"ok": False, "error": "cant_update_message"}
+        message.text, message.blocks = str(args.get("text") or ""), _blocks(args)
+        message.markdown, message.edits = "", message.edits + 1
+        return {"ok": True, "channel": message.channel, "ts": message.ts}
+
+    def _stream(self, method: str, args: dict[str, Any]) -> dict[str, Any]:
+        text = str(args.get("markdown_text") or "")
+        for chunk in args.get("chunks") or []:
+            if isinstance(chunk, dict) and chunk.get("type") == "markdown_text":
+                text += str(chunk.get("text") or "")
+        if len(text) > 12_000:
+            return {"ok": False, "error": "msg_too_long"}
+        channel = str(args.get("channel"))
+        if method == "chat.startStream":
+            if not args.get("thread_ts"):
+                return {"ok": False, "error": "invalid_arguments"}
+            if not channel.startswith("D"):
+                for needed in ("recipient_team_id", "recipient_user_id"):
+                    if not args.get(needed):
+                        return {"ok": False, "error": f"missing_{needed}"}
+            ts = self._new_message(args, streaming=not self.streams_expire)
+            self.messages[(channel, ts)].markdown = text
+            return {"ok": True, "channel": channel, "ts": ts}
+        message = self.messages.get((channel, str(args.get("ts"))))
+        if message is None or not message.streaming:
+            return {"ok": False, "error": "message_not_in_streaming_state"}
+        message.markdown += text
+        if method == "chat.stopStream":
+            message.streaming = False
+            message.blocks = _blocks(args)
+            return {"ok": True, "channel": channel, "ts": message.ts, "message": {"ts": message.ts}}
+        return {"ok": True, "channel": channel, "ts": message.ts}
 
     async def _webhook(self, request: web.Request) -> web.Response:
         self.webhooks.append((request.match_info["name"], await request.json()))
@@ -210,3 +333,8 @@ class FakeSlack:
                 self.socket_acks.append(json.loads(message.data))
         self._sockets.remove(ws)
         return ws
+
+
+def _blocks(args: dict[str, Any]) -> list[dict[str, Any]]:
+    raw = args.get("blocks") or []
+    return json.loads(raw) if isinstance(raw, str) else list(raw)

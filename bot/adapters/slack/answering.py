@@ -4,15 +4,19 @@ pipeline, post the answer in its thread, and mark it with its confidence."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from concurrent.futures import Executor
 
+from bot.adapters.drafts import DraftFeed, wind_down
+from bot.adapters.slack.assistant import AssistantThreads
 from bot.adapters.slack.blocks import SlackMessage, answer_message
 from bot.adapters.slack.config import CONFIDENCE_REACTIONS, PLATFORM, SlackOptions
 from bot.adapters.slack.events import Question
-from bot.adapters.slack.posting import SlackPoster
+from bot.adapters.slack.live import SlackLive
+from bot.adapters.slack.posting import SlackPoster, StreamTarget
 from bot.adapters.slack.working import Shown, WorkingIndicator
-from bot.conversation.types import Answer
+from bot.conversation.types import Answer, Turn
 from bot.wiring import Services
 
 log = logging.getLogger(__name__)
@@ -42,6 +46,7 @@ class Answering:
         self._options = options
         self._executor = executor
         self._working = WorkingIndicator(poster)
+        self._assistant = AssistantThreads(services, poster, options)
 
     async def handle(self, question: Question) -> None:
         """Never raises: a person who asked gets an answer or a short apology, not silence."""
@@ -73,26 +78,62 @@ class Answering:
 
     async def _answer(self, q: Question, scopes: tuple[str, ...]) -> None:
         shown = await self._working.show(q)
+        titled = asyncio.ensure_future(self._assistant.title(q))  # alongside the answer
+        live = self._live(q)
         try:
-            answer = await asyncio.get_running_loop().run_in_executor(
-                self._executor, self._services.pipeline.answer_now, q.turn(scopes)
-            )
+            answer = await self._run(q.turn(scopes), live)
         except Exception:
             log.exception("event %s: the answer pipeline failed", q.event_id)
             await self._working.clear(q, shown)
-            await self._say(q, CANNOT_ANSWER)
+            if live is None or not await live.fail(SlackMessage(text=CANNOT_ANSWER)):
+                await self._say(q, CANNOT_ANSWER)
             return
+        finally:
+            await wind_down(titled, what=f"event {q.event_id}: the thread title")
         if answer is None:  # a redelivery of an event already being (or been) answered
             log.info("event %s: already claimed; not answering again", q.event_id)
             await self._working.clear(q, shown)
             return
-        await self._deliver(q, answer, shown)
+        await self._deliver(q, answer, shown, live)
 
-    async def _deliver(self, q: Question, answer: Answer, shown: Shown) -> None:
-        message = answer_message(answer, rate_hint=self._options.hint)
-        ts = await self._poster.post(
-            channel=q.channel, thread_ts=q.reply_thread, message=message, event_id=q.event_id
+    def _live(self, q: Question) -> SlackLive | None:
+        """The message a model's answer streams into; None where nothing streams: no
+        model (quoted answers come whole), streaming turned off, or no thread to stream
+        into (a top-level direct message is answered in place)."""
+        thread = q.reply_thread
+        if not (self._options.streaming and self._services.settings.llm_configured and thread):
+            return None
+        target = StreamTarget(q.channel, thread, q.team, q.user, q.event_id)
+        return SlackLive(self._poster, target, interval_s=self._options.stream_interval_s)
+
+    async def _run(self, turn: Turn, live: SlackLive | None) -> Answer | None:
+        """The pipeline on the answer pool; with `live`, its drafts stream meanwhile."""
+        loop = asyncio.get_running_loop()
+        pipeline = self._services.pipeline
+        if live is None:
+            return await loop.run_in_executor(self._executor, pipeline.answer_now, turn)
+        feed = DraftFeed(loop)
+        work = loop.run_in_executor(
+            self._executor, functools.partial(pipeline.answer_now, turn, drafts=feed)
         )
+        following = asyncio.ensure_future(live.follow(feed))
+        try:
+            return await work
+        finally:
+            feed.close()
+            if not await wind_down(following, what=f"event {turn.event_id}: the draft"):
+                live.interrupted()
+
+    async def _deliver(
+        self, q: Question, answer: Answer, shown: Shown, live: SlackLive | None
+    ) -> None:
+        hint = self._options.hint
+        message = answer_message(answer, rate_hint=hint)
+        ts = await live.finish(answer, message, rate_hint=hint) if live else None
+        if ts is None:
+            ts = await self._poster.post(
+                channel=q.channel, thread_ts=q.reply_thread, message=message, event_id=q.event_id
+            )
         await self._working.clear(q, shown)
         if ts is None:
             log.error("event %s: answer %s is stored; Slack did not take it", q.event_id, answer.id)

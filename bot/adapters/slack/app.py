@@ -26,10 +26,17 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.adapters.request_body import storable_json
 from bot.adapters.slack.answering import Answering
+from bot.adapters.slack.assistant import AssistantThreads
 from bot.adapters.slack.background import Background
 from bot.adapters.slack.client import for_bolt, identify, web_client
-from bot.adapters.slack.config import SlackOptions
-from bot.adapters.slack.events import id_of, question_from, reaction_from
+from bot.adapters.slack.config import FEEDBACK_ACTION, SlackOptions
+from bot.adapters.slack.events import (
+    feedback_click_from,
+    id_of,
+    opened_thread_from,
+    question_from,
+    reaction_from,
+)
 from bot.adapters.slack.forgetting import (
     COMMAND,
     SHORTCUT,
@@ -106,6 +113,7 @@ class SlackBot:
         answering = Answering(services, poster, options, executor=self._answer_pool)
         bot_user = self.identity.bot_user_id
         ratings = Ratings(services, poster, options, bot_user_ids=(bot_user,) if bot_user else ())
+        assistant = AssistantThreads(services, poster, options)
         forgetting = Forgetting(services)
         spawn = self.background.spawn
 
@@ -128,6 +136,17 @@ class SlackBot:
             else:
                 spawn(ratings.removed(reaction), name=f"unrate {reaction.event_id}")
 
+        async def on_thread_opened(body: dict[str, Any]) -> None:
+            opened = opened_thread_from(body)
+            if opened is not None:
+                spawn(assistant.opened(opened), name=f"prompts {opened.event_id}")
+
+        async def on_feedback(ack: AsyncAck, body: dict[str, Any]) -> None:
+            await ack()
+            click = feedback_click_from(body)
+            if click is not None:
+                spawn(ratings.clicked(click), name="feedback button")
+
         async def on_reason(ack: AsyncAck, body: dict[str, Any], respond: Respond) -> None:
             await ack()
             value = str((body.get("actions") or [{}])[0].get("value", ""))
@@ -149,6 +168,8 @@ class SlackBot:
         self.app.event("message")(on_question)
         self.app.event("reaction_added")(on_reaction)
         self.app.event("reaction_removed")(on_reaction)
+        self.app.event("assistant_thread_started")(on_thread_opened)
+        self.app.action(FEEDBACK_ACTION)(on_feedback)
         self.app.action(re.compile(r"^knowbot_reason_"))(on_reason)
         self.app.command(COMMAND)(on_forget_command)
         self.app.shortcut(SHORTCUT)(on_forget_shortcut)

@@ -7,7 +7,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.adapters.slack.config import REASONS
+from slack_sdk.models.blocks import (
+    ContextActionsBlock,
+    FeedbackButtonObject,
+    FeedbackButtonsElement,
+)
+
+from bot.adapters.slack.config import BAD, FEEDBACK_ACTION, GOOD, REASONS
 from bot.conversation.types import Answer, Bullet, Source
 
 # Slack's published limits, with room to spare where Slack counts differently than Python.
@@ -43,22 +49,56 @@ def clip(text: str, limit: int) -> str:
 
 
 def answer_message(answer: Answer, *, rate_hint: str = "") -> SlackMessage:
-    head = []
-    if answer.was_rewritten:
-        searched = clip(" ".join(answer.rewritten_question.split()), 300)
-        head.append(context([f"_Searched for: {escape(searched)}_"]))
-    tail = []
+    head = [searched_block(answer)] if answer.was_rewritten else []
+    tail = tail_blocks(answer, rate_hint=rate_hint)
+    room = MAX_BLOCKS - len(head) - len(tail) - 1  # one left for the "shortened" note
+    body, shortened = bullet_sections(answer.bullets, max_sections=room)
+    if shortened:
+        body.append(context([SHORTENED]))
+    return SlackMessage(text=fallback_text(answer), blocks=[*head, *body, *tail])
+
+
+def tail_blocks(answer: Answer, *, rate_hint: str, searched: bool = False) -> list[Block]:
+    """What follows the bullets: the notice, the sources, the confidence and the feedback
+    buttons (where the answer can be rated). `searched`: the "Searched for" line too (a
+    streamed answer's bullets are already out, so it goes below them)."""
+    tail = [searched_block(answer)] if searched and answer.was_rewritten else []
     if answer.notice:
         tail.append(context([f"_{escape(clip(answer.notice, 500))}_"]))
     if answer.sources:
         tail.append(context(source_lines(answer.sources)))
     footer = f"Confidence: *{answer.confidence.value}*"
     tail.append(context([f"{footer} · {rate_hint}" if rate_hint else footer]))
-    room = MAX_BLOCKS - len(head) - len(tail) - 1  # one left for the "shortened" note
-    body, shortened = bullet_sections(answer.bullets, max_sections=room)
-    if shortened:
-        body.append(context([SHORTENED]))
-    return SlackMessage(text=fallback_text(answer), blocks=[*head, *body, *tail])
+    if answer.question:  # not on "please type a question"
+        tail.append(feedback_block())
+    return tail
+
+
+def searched_block(answer: Answer) -> Block:
+    searched = clip(" ".join(answer.rewritten_question.split()), 300)
+    return context([f"_Searched for: {escape(searched)}_"])
+
+
+def feedback_block() -> Block:
+    """Slack's own thumbs on an answer (a `context_actions` block); a click arrives as a
+    block action with `action_id` FEEDBACK_ACTION and the button's value."""
+    buttons = FeedbackButtonsElement(
+        action_id=FEEDBACK_ACTION,
+        positive_button=FeedbackButtonObject(
+            text="Good answer", value=GOOD, accessibility_label="Rate this answer as good"
+        ),
+        negative_button=FeedbackButtonObject(
+            text="Bad answer", value=BAD, accessibility_label="Rate this answer as bad"
+        ),
+    )
+    block: Block = ContextActionsBlock(elements=[buttons]).to_dict()
+    return block
+
+
+def markdown_bullets(bullets: Sequence[Bullet]) -> str:
+    """Bullets as a streamed message shows them (markdown, one list item each); the text
+    of each is exactly the stored bullet's, with its [n] markers."""
+    return "".join(f"- {escape(b.render())}\n" for b in bullets)
 
 
 def bullet_sections(bullets: Sequence[Bullet], *, max_sections: int) -> tuple[list[Block], bool]:
@@ -87,8 +127,12 @@ def source_lines(sources: Sequence[Source]) -> list[str]:
 
 
 def source_line(source: Source) -> str:
+    """`[n] title — location`; a link to the document's place when the source has one."""
     where = f" — {escape(clip(source.location, 150))}" if source.location else ""
-    return f"*[{source.number}]* {escape(clip(source.title, 150))}{where}"
+    label = f"{escape(clip(source.title, 150))}{where}"
+    if source.url:
+        label = f"<{escape(source.url)}|{label}>"
+    return f"*[{source.number}]* {label}"
 
 
 def fallback_text(answer: Answer) -> str:

@@ -20,6 +20,11 @@ CONFIDENCE_REACTIONS: Mapping[Confidence, str] = {
 WORKING_REACTION = "hourglass_flowing_sand"
 WORKING_STATUS = "is looking this up…"
 
+# Slack's feedback buttons under every answer: the action and the two buttons' values.
+FEEDBACK_ACTION = "knowbot_feedback"
+GOOD, BAD = "good", "bad"
+FEEDBACK_RATINGS = {GOOD: 1, BAD: -1}
+
 # Why a user rated an answer down: (stored value, button label).
 REASONS: tuple[tuple[str, str], ...] = (
     ("wrong", "Wrong"),
@@ -35,6 +40,13 @@ class SlackOptions:
     positive: tuple[str, ...]  # in the order configured: the first is shown as a hint
     negative: tuple[str, ...]
     post_interval_s: float = 1.0
+    # Answers from a language model are streamed into their thread (when Slack allows).
+    streaming: bool = True
+    # Least time between two updates of a message being streamed or edited: Slack takes
+    # about one update per second per message without throttling.
+    stream_interval_s: float = 1.0
+    # Offered when an assistant thread opens; None: the most asked, well rated questions.
+    suggested_prompts: tuple[str, ...] | None = None
 
     @classmethod
     def from_settings(cls, settings: Settings) -> SlackOptions:
@@ -46,7 +58,14 @@ class SlackOptions:
                 f"Reaction(s) {', '.join(both)} are in both KNOWBOT_SLACK_POSITIVE_REACTIONS and "
                 "KNOWBOT_SLACK_NEGATIVE_REACTIONS: keep each in one list."
             )
-        return cls(positive, negative, settings.slack_post_interval_s)
+        prompts = settings.slack_suggested_prompts
+        return cls(
+            positive,
+            negative,
+            settings.slack_post_interval_s,
+            streaming=settings.streaming,
+            suggested_prompts=tuple(prompts) if prompts is not None else None,
+        )
 
     def rating_for(self, reaction: str) -> int | None:
         """+1, -1, or None for a reaction that is not a rating."""

@@ -136,6 +136,59 @@ def reaction_from(body: dict[str, Any], *, bot_user_id: str | None) -> Reaction 
     )
 
 
+@dataclass(frozen=True)
+class OpenedThread:
+    """An assistant thread the user just opened in Slack's AI-app view."""
+
+    event_id: str
+    channel: str  # the direct-message channel the thread lives in
+    thread_ts: str
+    user: str
+
+
+@dataclass(frozen=True)
+class FeedbackClick:
+    """A click on the feedback buttons under an answer."""
+
+    user: str
+    channel: str
+    ts: str  # the answer's message
+    value: str  # GOOD or BAD (config.py)
+    action_ts: str
+
+
+def opened_thread_from(body: dict[str, Any]) -> OpenedThread | None:
+    """The `assistant_thread_started` event's thread; None when it names none."""
+    thread = (body.get("event") or {}).get("assistant_thread") or {}
+    channel, thread_ts = thread.get("channel_id"), thread.get("thread_ts")
+    if not (isinstance(channel, str) and channel and isinstance(thread_ts, str) and thread_ts):
+        return None
+    return OpenedThread(
+        event_id=str(body.get("event_id") or f"{channel}-{thread_ts}"),
+        channel=channel,
+        thread_ts=thread_ts,
+        user=id_of(thread.get("user_id")),
+    )
+
+
+def feedback_click_from(body: dict[str, Any]) -> FeedbackClick | None:
+    """The clicked button of a `block_actions` payload from an answer's feedback buttons."""
+    action = (body.get("actions") or [{}])[0]
+    container = _object(body.get("container"))
+    message = _object(body.get("message"))
+    channel = id_of(body.get("channel")) or str(container.get("channel_id") or "")
+    ts = str(container.get("message_ts") or message.get("ts") or "")
+    value = action.get("value") if isinstance(action, dict) else None
+    user = id_of(body.get("user"))
+    if not (channel and ts and user and isinstance(value, str)):
+        return None
+    return FeedbackClick(user, channel, ts, value, str(action.get("action_ts") or ""))
+
+
+def _object(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def id_of(value: Any) -> str:
     """Slack names a user, team or channel by its id, or by an object carrying "id"."""
     if isinstance(value, dict):

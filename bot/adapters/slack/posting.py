@@ -7,13 +7,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 import aiohttp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
-from bot.adapters.slack.blocks import SlackMessage
+from bot.adapters.slack.blocks import Block, SlackMessage
 from bot.adapters.slack.pacing import ChannelPacer
 
 log = logging.getLogger(__name__)
@@ -103,23 +104,149 @@ class SlackPoster:
         )
         return response is not None
 
+    async def suggest_prompts(
+        self,
+        *,
+        channel: str,
+        thread_ts: str,
+        title: str,
+        prompts: list[dict[str, str]],
+        event_id: str,
+    ) -> bool:
+        """The prompts an assistant thread offers (each a `title` and the `message` sent)."""
+        response = await self._call(
+            "assistant.threads.setSuggestedPrompts",
+            lambda: self._client.assistant_threads_setSuggestedPrompts(
+                channel_id=channel, thread_ts=thread_ts, title=title, prompts=prompts
+            ),
+            event_id=event_id,
+            channel=channel,
+        )
+        return response is not None
+
+    async def set_title(self, *, channel: str, thread_ts: str, title: str, event_id: str) -> bool:
+        """An assistant thread's title in the user's history; False in a plain thread."""
+        response = await self._call(
+            "assistant.threads.setTitle",
+            lambda: self._client.assistant_threads_setTitle(
+                channel_id=channel, thread_ts=thread_ts, title=title
+            ),
+            event_id=event_id,
+            channel=channel,
+            quiet=True,
+        )
+        return response is not None
+
+    async def update(self, *, channel: str, ts: str, message: SlackMessage, event_id: str) -> bool:
+        """Replace a message's content (the finished answer over its draft)."""
+        response = await self._call(
+            "chat.update",
+            lambda: self._client.chat_update(channel=channel, ts=ts, **message.as_kwargs()),
+            event_id=event_id,
+            channel=channel,
+        )
+        return response is not None
+
+    async def start_stream(self, stream: StreamTarget, *, markdown: str) -> Sent:
+        """Start a streamed reply (Slack's AI-app surface) holding `markdown`."""
+
+        async def start() -> AsyncSlackResponse:
+            await self._pacer.wait(stream.channel)
+            return await self._client.chat_startStream(
+                channel=stream.channel,
+                thread_ts=stream.thread_ts,
+                markdown_text=markdown,
+                recipient_team_id=stream.team or None,
+                recipient_user_id=stream.user or None,
+            )
+
+        return await self._attempt("chat.startStream", start, stream=stream)
+
+    async def append_stream(self, stream: StreamTarget, *, ts: str, markdown: str) -> Sent:
+        return await self._attempt(
+            "chat.appendStream",
+            lambda: self._client.chat_appendStream(
+                channel=stream.channel, ts=ts, markdown_text=markdown
+            ),
+            stream=stream,
+        )
+
+    async def stop_stream(
+        self,
+        stream: StreamTarget,
+        *,
+        ts: str,
+        markdown: str = "",
+        blocks: list[Block] | None = None,
+    ) -> Sent:
+        return await self._attempt(
+            "chat.stopStream",
+            lambda: self._client.chat_stopStream(
+                channel=stream.channel, ts=ts, markdown_text=markdown or None, blocks=blocks
+            ),
+            stream=stream,
+        )
+
+    async def _attempt(self, method: str, call: Call, *, stream: StreamTarget) -> Sent:
+        """A streaming call: the response, or why Slack refused it. Refusals are expected
+        (workspaces without the AI-app surface, expired streams) and only logged at INFO;
+        the caller falls back to posting and editing."""
+        response, error = await self._try(method, call)
+        if response is None:
+            log.info(
+                "event %s: Slack %s in %s refused (%s); falling back to plain messages",
+                stream.event_id,
+                method,
+                stream.channel,
+                error,
+            )
+        return Sent(response, error)
+
     async def _call(
         self, method: str, call: Call, *, event_id: str, channel: str, quiet: bool = False
     ) -> AsyncSlackResponse | None:
+        response, error = await self._try(method, call)
+        if response is None:
+            _report(method, error, event_id=event_id, channel=channel, quiet=quiet)
+        return response
+
+    async def _try(self, method: str, call: Call) -> tuple[AsyncSlackResponse | None, str]:
+        """Slack's response, or None and Slack's error (retried first when transient)."""
         for attempt in range(1, ATTEMPTS + 1):
             try:
-                return await call()
+                return await call(), ""
             except SlackApiError as exc:
                 error = str(exc.response.get("error", exc.response.status_code))
                 if error in TRANSIENT and attempt < ATTEMPTS:
                     await asyncio.sleep(self._backoff_s * attempt)
                     continue
-                _report(method, error, event_id=event_id, channel=channel, quiet=quiet)
-                return None
+                return None, error
             except (aiohttp.ClientError, TimeoutError) as exc:
-                _report(method, repr(exc), event_id=event_id, channel=channel, quiet=quiet)
-                return None
-        return None  # pragma: no cover - the loop always returns
+                return None, repr(exc)
+        return None, "no attempt"  # pragma: no cover - the loop always returns
+
+
+@dataclass(frozen=True)
+class StreamTarget:
+    """Where a streamed reply goes: a thread, and (channels require it) its reader."""
+
+    channel: str
+    thread_ts: str
+    team: str
+    user: str
+    event_id: str
+
+
+@dataclass(frozen=True)
+class Sent:
+    response: AsyncSlackResponse | None
+    error: str = ""
+
+    @property
+    def ts(self) -> str | None:
+        if self.response is None:
+            return None
+        return str(self.response.get("ts") or "") or None
 
 
 def _report(method: str, error: str, *, event_id: str, channel: str, quiet: bool) -> None:

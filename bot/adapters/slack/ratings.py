@@ -1,7 +1,11 @@
 """Emoji on an answer are ratings: stored per user, removed with the emoji, and a thumbs-down
 earns a private "what was wrong?" with buttons whose choice is stored as the reason. Which
 reactions count is shared with the other adapters (`services.reactions`); which emoji mean
-what is Slack's own (SlackOptions)."""
+what is Slack's own (SlackOptions).
+
+The feedback buttons under an answer land in the same store, one rating per user per
+answer: the latest click or emoji wins (Slack sends no event when a button is clicked
+again to take it back, so a click is never undone, only replaced)."""
 
 from __future__ import annotations
 
@@ -10,8 +14,8 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot.adapters.slack.blocks import reason_message
-from bot.adapters.slack.config import PLATFORM, REASONS, SlackOptions
-from bot.adapters.slack.events import Reaction
+from bot.adapters.slack.config import FEEDBACK_RATINGS, PLATFORM, REASONS, SlackOptions
+from bot.adapters.slack.events import FeedbackClick, Reaction
 from bot.adapters.slack.posting import SlackPoster
 from bot.wiring import Services
 
@@ -53,7 +57,26 @@ class Ratings:
             return
         # Ask once per reaction event, however often Slack delivers it.
         if await asyncio.to_thread(self._services.events.claim, PLATFORM, reaction.event_id):
-            await self._ask_why(reaction, answer_id)
+            await self._ask_why(reaction.channel, reaction.user, reaction.event_id, answer_id)
+
+    async def clicked(self, click: FeedbackClick) -> None:
+        """A feedback button: the same rating as an emoji, signal `feedback_buttons:<value>`."""
+        rating = FEEDBACK_RATINGS.get(click.value)
+        if rating is None:
+            log.warning("ignoring a feedback button with value %r", click.value)
+            return
+        answer_id = await asyncio.to_thread(
+            self._services.reactions.rate_message,
+            platform=PLATFORM,
+            channel=click.channel,
+            message_id=click.ts,
+            user_id=click.user,
+            signal=f"feedback_buttons:{click.value}",
+            rating=rating,
+            bot_user_ids=self._bot_user_ids,
+        )
+        if answer_id is not None and rating < 0:
+            await self._ask_why(click.channel, click.user, f"click {click.action_ts}", answer_id)
 
     async def removed(self, reaction: Reaction) -> None:
         if self._options.rating_for(reaction.name) is None:
@@ -87,13 +110,13 @@ class Ratings:
         )
         await respond(text=text, replace_original=True)
 
-    async def _ask_why(self, reaction: Reaction, answer_id: int) -> None:
+    async def _ask_why(self, channel: str, user: str, event_id: str, answer_id: int) -> None:
         where = await asyncio.to_thread(self._services.answers.thread_of, answer_id)
         thread_ts = where.thread if where and where.thread != where.channel else None
         await self._poster.ephemeral(
-            channel=reaction.channel,
-            user=reaction.user,
+            channel=channel,
+            user=user,
             thread_ts=thread_ts,
             message=reason_message(answer_id),
-            event_id=reaction.event_id,
+            event_id=event_id,
         )

@@ -16,14 +16,17 @@ import re
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
+from bot.adapters.drafts import DraftFeed, wind_down
 from bot.adapters.teams.delivery import send, typing
 from bot.adapters.teams.incoming import PLATFORM, Message
+from bot.adapters.teams.live import TeamsLive
 from bot.adapters.teams.options import TeamsOptions
 from bot.adapters.teams.render import (
     ATTACHMENTS_ONLY,
     FAILED,
     FORGOTTEN,
     STILL_WORKING,
+    TEAMS_CHANNEL,
     answer_activity,
     notice_activity,
 )
@@ -111,29 +114,57 @@ class Answering:
         settings = await run(self._services.channels.get, PLATFORM, message.channel)
         log.info("teams: question in %s (thread %s)", message.channel, message.thread.thread)
         turn = message.turn(settings.scopes)
-        work = asyncio.ensure_future(run(self._services.pipeline.answer_now, turn))
-        async with typing(context, options=self._options):
+        live = self._live(context, message, told)
+        feed = DraftFeed(asyncio.get_running_loop()) if live else None
+        work = asyncio.ensure_future(run(self._services.pipeline.answer_now, turn, drafts=feed))
+        following = asyncio.ensure_future(live.follow(feed)) if live and feed else None
+        streamed = live.started if live else None
+        async with typing(context, options=self._options, until=streamed):
             await asyncio.wait({work}, timeout=self._options.still_working_after_s)
-            if not work.done():
+            if not work.done() and not (streamed and streamed.is_set()):
                 await self._notice(context, STILL_WORKING, told.deadline)
                 told.set()
-                await asyncio.wait({work})
-        await self._deliver(context, message, work, told.deadline)
+            await asyncio.wait({work})
+        if feed and following:
+            feed.close()
+            await wind_down(following, what=f"teams: the draft for {message.message_id}")
+        await self._deliver(context, message, work, told.deadline, live)
+
+    def _live(self, context: Any, message: Message, told: Told) -> TeamsLive | None:
+        """Where a model's answer streams: Teams personal chats only (channels and group
+        chats get one finished message, as Teams allows), and only with a model."""
+        settings = self._services.settings
+        wanted = settings.streaming and settings.llm_configured and message.personal
+        if not (wanted and context.activity.channel_id == TEAMS_CHANNEL):
+            return None
+        # the informative update tells the user: the HTTP request may end then
+        return TeamsLive(context, self._options, told.deadline, on_started=told.set)
 
     async def _deliver(
-        self, context: Any, message: Message, work: Pending, deadline: Deadline
+        self,
+        context: Any,
+        message: Message,
+        work: Pending,
+        deadline: Deadline,
+        live: TeamsLive | None = None,
     ) -> None:
         try:
             answer = work.result()
         except Exception:
             log.exception("teams: answering activity %s failed", message.message_id)
-            await self._notice(context, FAILED, deadline)
+            failed = notice_activity(FAILED)
+            if live is None or await live.finish(failed) is None:
+                await self._notice(context, FAILED, deadline)
             return
         if answer is None:  # a redelivery of an activity already being answered
             log.info("teams: activity %s was already answered", message.message_id)
             return
         reply = answer_activity(answer, channel_id=context.activity.channel_id)
-        sent = await send(context, reply, options=self._options, what="answer", deadline=deadline)
+        sent = await live.finish(reply) if live else None
+        if sent is None:
+            sent = await send(
+                context, reply, options=self._options, what="answer", deadline=deadline
+            )
         if sent:
             await self._workers.run(
                 self._services.answers.record_delivery,

@@ -82,10 +82,13 @@ async def send(
 
 
 @contextlib.asynccontextmanager
-async def typing(context: Any, *, options: TeamsOptions) -> AsyncIterator[None]:
-    """Show "typing…" until the block ends; a failed indicator is not worth a retry."""
+async def typing(
+    context: Any, *, options: TeamsOptions, until: asyncio.Event | None = None
+) -> AsyncIterator[None]:
+    """Show "typing…" until the block ends, or `until` is set (a streamed answer shows
+    itself); a failed indicator is not worth a retry."""
     stop = asyncio.Event()
-    task = asyncio.create_task(_keep_typing(context, stop, options.typing_interval_s))
+    task = asyncio.create_task(_keep_typing(context, stop, options.typing_interval_s, until))
     try:
         yield
     finally:
@@ -95,8 +98,10 @@ async def typing(context: Any, *, options: TeamsOptions) -> AsyncIterator[None]:
             await asyncio.wait_for(task, timeout=2.0)
 
 
-async def _keep_typing(context: Any, stop: asyncio.Event, interval: float) -> None:
-    while not stop.is_set():
+async def _keep_typing(
+    context: Any, stop: asyncio.Event, interval: float, until: asyncio.Event | None
+) -> None:
+    while not stop.is_set() and not (until and until.is_set()):
         try:
             with call_timeout(max(interval, 2.0)):
                 await context.send_activity(typing_activity())

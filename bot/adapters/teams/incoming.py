@@ -35,6 +35,7 @@ class Message:
     text: str  # mention and markup stripped
     message_id: str
     has_attachments: bool
+    personal: bool = False  # a one-to-one chat with the bot (where Teams allows streaming)
 
     def turn(self, scopes: tuple[str, ...]) -> Turn:
         return Turn(
@@ -95,6 +96,7 @@ def addressed_message(activity: Any) -> Message | None:
         text=text,
         message_id=str(activity.id),
         has_attachments=attachments,
+        personal=conversation.conversation_type == "personal",
     )
 
 

@@ -42,6 +42,8 @@ class TeamsOptions:
     min_attempt_s: float = 2.0
     # Teams shows a typing indicator for about 3 s; repeat it while the answer is made.
     typing_interval_s: float = 3.0
+    # Least time between two streaming updates of an answer (Teams throttles faster ones).
+    stream_interval_s: float = 1.0
     # On shutdown, how long unfinished follow-up answers may still take to be delivered.
     drain_timeout_s: float = 10.0
     endpoints: BotFrameworkEndpoints | None = None

@@ -76,7 +76,7 @@ def answer_markdown(answer: Answer, *, sources_list: bool) -> str:
     if answer.notice:
         blocks.append(f"_{answer.notice}_")
     if sources_list and answer.sources:
-        lines = "\n".join(f"- [{s.number}] {_where(s)}" for s in answer.sources)
+        lines = "\n".join(f"- [{s.number}] {_linked(s)}" for s in answer.sources)
         blocks.append(f"**Sources**\n{lines}")
     mark = CONFIDENCE_MARK[answer.confidence]
     blocks.append(
@@ -86,15 +86,15 @@ def answer_markdown(answer: Answer, *, sources_list: bool) -> str:
 
 
 def citation(source: Source, bullets: Sequence[Bullet]) -> dict[str, Any]:
-    return {
-        "@type": "Claim",
-        "position": source.number,
-        "appearance": {
-            "@type": "DigitalDocument",
-            "name": _cut(_where(source), MAX_NAME),
-            "abstract": _cut(excerpt(source, bullets), MAX_ABSTRACT),
-        },
+    """A citation's hover card; with the source's link, its name opens the document."""
+    appearance: dict[str, Any] = {
+        "@type": "DigitalDocument",
+        "name": _cut(_where(source), MAX_NAME),
+        "abstract": _cut(excerpt(source, bullets), MAX_ABSTRACT),
     }
+    if source.url:
+        appearance["url"] = source.url
+    return {"@type": "Claim", "position": source.number, "appearance": appearance}
 
 
 def excerpt(source: Source, bullets: Sequence[Bullet]) -> str:
@@ -121,6 +121,14 @@ def _message_entity(answer: Answer, *, generated: bool, cite: bool) -> dict[str,
     if cite and answer.sources:
         entity["citation"] = [citation(s, answer.bullets) for s in answer.sources]
     return entity
+
+
+def _linked(source: Source) -> str:
+    where = _where(source)
+    if not source.url:
+        return where
+    label = where.replace("[", "(").replace("]", ")")
+    return f"[{label}]({source.url.replace(')', '%29')})"
 
 
 def _where(source: Source) -> str:

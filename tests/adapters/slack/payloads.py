@@ -204,39 +204,88 @@ def reaction(
     )
 
 
+def assistant_thread_started(
+    *, thread_ts: str, channel: str = DM, user: str = USER
+) -> dict[str, Any]:
+    """The user opened an assistant thread in Slack's AI-app view."""
+    return event_callback(
+        {
+            "type": "assistant_thread_started",
+            "assistant_thread": {
+                "user_id": user,
+                "context": {"channel_id": CHANNEL, "team_id": TEAM, "enterprise_id": None},
+                "channel_id": channel,
+                "thread_ts": thread_ts,
+            },
+            "event_ts": new_ts(),
+        }
+    )
+
+
+def feedback_click(
+    value: str, *, message_ts: str, channel: str = CHANNEL, user: str = USER, thread_ts: str = ""
+) -> str:
+    """`block_actions` from the feedback buttons under an answer (form body)."""
+    container = {
+        "type": "message",
+        "message_ts": message_ts,
+        "channel_id": channel,
+        "is_ephemeral": False,
+        "thread_ts": thread_ts or message_ts,
+    }
+    action = {
+        "type": "feedback_buttons",
+        "action_id": "knowbot_feedback",
+        "block_id": "fb01",
+        "value": value,
+        "action_ts": str(time.time()),
+    }
+    payload = _block_actions(container, action, user=user, channel=channel)
+    payload["message"] = {"type": "message", "user": BOT_USER, "ts": message_ts, "text": "answer"}
+    payload["response_url"] = "https://hooks.slack.com/actions/T0KNOWBOT/1/abc"
+    return urlencode({"payload": json.dumps(payload)})
+
+
 def reason_click(*, value: str, response_url: str, user: str = USER, channel: str = CHANNEL) -> str:
     """`block_actions` from a button in the ephemeral "what was wrong?" message (form body)."""
     key = value.split(":", 1)[1]
-    payload: dict[str, Any] = {
+    container = {
+        "type": "message",
+        "message_ts": new_ts(),
+        "channel_id": channel,
+        "is_ephemeral": True,
+    }
+    action = {
+        "action_id": f"knowbot_reason_{key}",
+        "block_id": "knowbot_reason",
+        "text": {"type": "plain_text", "text": key, "emoji": True},
+        "value": value,
+        "type": "button",
+        "action_ts": str(time.time()),
+    }
+    payload = _block_actions(container, action, user=user, channel=channel)
+    payload["response_url"] = response_url
+    return urlencode({"payload": json.dumps(payload)})
+
+
+def _block_actions(
+    container: dict[str, Any], action: dict[str, Any], *, user: str, channel: str
+) -> dict[str, Any]:
+    """The envelope Slack wraps a click on a block element in."""
+    return {
         "type": "block_actions",
         "user": {"id": user, "username": "alice", "name": "alice", "team_id": TEAM},
         "api_app_id": APP_ID,
         "token": "legacy-verification-token",
-        "container": {
-            "type": "message",
-            "message_ts": new_ts(),
-            "channel_id": channel,
-            "is_ephemeral": True,
-        },
+        "container": container,
         "trigger_id": "123.456.abc",
         "team": {"id": TEAM, "domain": "knowbot-test"},
         "enterprise": None,
         "is_enterprise_install": False,
         "channel": {"id": channel, "name": "hr"},
         "state": {"values": {}},
-        "response_url": response_url,
-        "actions": [
-            {
-                "action_id": f"knowbot_reason_{key}",
-                "block_id": "knowbot_reason",
-                "text": {"type": "plain_text", "text": key, "emoji": True},
-                "value": value,
-                "type": "button",
-                "action_ts": str(time.time()),
-            }
-        ],
+        "actions": [action],
     }
-    return urlencode({"payload": json.dumps(payload)})
 
 
 def slash_command(

@@ -33,3 +33,13 @@ def test_the_manifest_command_and_shortcut_are_the_ones_the_bot_listens_for() ->
 
     assert [c["command"] for c in features["slash_commands"]] == [COMMAND]
     assert [s["callback_id"] for s in features["shortcuts"]] == [SHORTCUT]
+
+
+def test_the_manifest_turns_on_the_ai_app_view_with_what_its_features_need() -> None:
+    manifest = yaml.safe_load(MANIFEST.read_text())
+
+    assert manifest["features"]["assistant_view"]["assistant_description"]
+    assert "assistant:write" in manifest["oauth_config"]["scopes"]["bot"]  # prompts, title
+    assert "chat:write" in manifest["oauth_config"]["scopes"]["bot"]  # streams and edits too
+    assert "assistant_thread_started" in manifest["settings"]["event_subscriptions"]["bot_events"]
+    assert "message.im" in manifest["settings"]["event_subscriptions"]["bot_events"]

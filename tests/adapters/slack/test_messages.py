@@ -56,7 +56,7 @@ def texts(blocks: list[dict[str, object]]) -> list[str]:
     for block in blocks:
         if block["type"] == "section":
             found.append(block["text"]["text"])  # type: ignore[index]
-        else:
+        elif block["type"] == "context":
             found.extend(e["text"] for e in block["elements"])  # type: ignore[attr-defined]
     return found
 

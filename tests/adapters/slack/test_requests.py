@@ -99,7 +99,7 @@ async def test_unknown_event_types_are_acknowledged_and_dropped(
     unknown = event_callback({"type": "emoji_changed", "subtype": "add", "name": "knowbot"})
     started = event_callback(
         {
-            "type": "assistant_thread_started",
+            "type": "assistant_thread_context_changed",
             "assistant_thread": {
                 "user_id": "U0ALICE",
                 "context": {"channel_id": "C0HR", "team_id": "T0KNOWBOT"},

@@ -49,3 +49,16 @@ def test_the_icons_have_the_sizes_teams_requires() -> None:
     pixels = cast("tuple[tuple[int, ...], ...]", outline.get_flattened_data())
     assert {p[:3] for p in pixels if p[3]} == {(255, 255, 255)}  # white on transparent
     assert any(p[3] == 0 for p in pixels)
+
+
+def test_a_personal_chat_offers_prompt_starters_within_teams_limits() -> None:
+    [bot] = filled_manifest(str(uuid.uuid4()))["bots"]
+    lists = {scope: entry["commands"] for entry in bot["commandLists"] for scope in entry["scopes"]}
+
+    assert set(lists) == {"personal", "team", "groupChat"}  # each scope in one list
+    starters = [c["title"] for c in lists["personal"] if c["title"] != "forget this thread"]
+    assert len(starters) >= 3 and all(title.endswith("?") for title in starters)
+    for commands in lists.values():
+        assert len(commands) <= 10
+        assert "forget this thread" in [c["title"] for c in commands]
+        assert all(len(c["title"]) <= 32 and len(c["description"]) <= 128 for c in commands)

@@ -4,6 +4,7 @@ with a sources list where Teams' entities are not understood."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from tests.adapters.teams import activities as teams
 from tests.adapters.teams.conftest import BotFactory
@@ -27,7 +28,8 @@ def test_a_model_written_answer_carries_the_ai_label_and_its_citations(
     with fake_openai(model_reply) as llm, start_bot(OPENAI_BASE_URL=llm.base_url) as bot:
         bot.post(teams.message(bot.connector.url, "Is a PED covered?"))
         [reply] = bot.connector.wait_for_messages(1)
-    [entity] = reply.activity["entities"]
+    # (a personal chat: the final message of a stream, which also carries its streaminfo)
+    [entity] = [e for e in reply.activity["entities"] if e["type"] != "streaminfo"]
     assert entity["additionalType"] == ["AIGeneratedContent"]
     assert entity["@type"] == "Message" and entity["type"] == "https://schema.org/Message"
     cited = {int(n) for n in re.findall(r"\[(\d+)\]", reply.text)}
@@ -56,3 +58,23 @@ def test_outside_teams_the_sources_are_listed_in_markdown(start_bot: BotFactory)
     assert listed == {int(n) for n in re.findall(r"\[(\d+)\]", bullets)}
     assert re.search(r"^- \[\d+\] policy\.txt — ", sources, re.MULTILINE)
     assert "Confidence: **" in reply.text
+
+
+def test_a_source_with_a_url_template_links_its_citation_and_its_markdown_line(
+    start_bot: BotFactory, knowledge_dir: Path
+) -> None:
+    link = "https://intranet.example.com/kb/policy.txt#:~:text=5.2%20Reimbursement%20claims"
+    (knowledge_dir / "knowbot-sources.toml").write_text(
+        'url = "https://intranet.example.com/kb/{path}#:~:text={section}"\n'
+    )
+    with start_bot() as bot:
+        bot.post(teams.message(bot.connector.url, "How are reimbursement claims settled?"))
+        emulator = teams.message(bot.connector.url, "How are reimbursement claims settled?")
+        emulator["channelId"] = "emulator"
+        bot.post(emulator)
+        in_teams, outside = bot.connector.wait_for_messages(2)
+
+    [entity] = in_teams.activity["entities"]
+    urls = {c["appearance"]["name"]: c["appearance"].get("url") for c in entity["citation"]}
+    assert urls["policy.txt — 5.2 Reimbursement claims"] == link
+    assert f"[policy.txt — 5.2 Reimbursement claims]({link})" in outside.text
