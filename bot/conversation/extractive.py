@@ -18,7 +18,14 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from bot.conversation.focus import Focus, conflicts, focus_of, with_acronyms, word_pairs
+from bot.conversation.focus import (
+    WANTED_KINDS,
+    Focus,
+    conflicts,
+    focus_of,
+    with_acronyms,
+    word_pairs,
+)
 from bot.conversation.passages import Passage, passages
 from bot.conversation.quantities import Quantity, Range, quantities, ranges
 from bot.conversation.text import content_words, readable
@@ -42,12 +49,6 @@ _QUALIFIES = re.compile(
     re.IGNORECASE,
 )
 _DEFINES = r"\b(?:means|shall mean|is defined as|refers to|includes?)\b"
-_WANTED_KINDS = {
-    "duration": {"duration"},
-    "money": {"money", "percent", "fraction", "number"},
-    "percent": {"percent", "fraction"},
-    "number": {"number", "percent", "fraction"},
-}
 
 
 @dataclass(frozen=True)
@@ -126,6 +127,8 @@ def _weights(terms: frozenset[str], focus: Focus, sources: Sequence[Source]) -> 
 
 
 def _eligible(p: Passage, terms: frozenset[str], focus: Focus) -> bool:
+    if p.kind == "lead":
+        return False  # "... provided that:" is quoted with its list, never alone
     short = len(p.text.split()) < _MIN_WORDS
     if short and p.kind == "sentence":
         return False  # a heading ("3.1 Room rent"), not an answer; items say what they list
@@ -230,7 +233,7 @@ def _states_wanted(p: Passage, focus: Focus) -> bool:
     is no amount, a bare large one ("15,000" in a table of limits) is."""
     if not focus.wants:
         return True
-    wanted = _WANTED_KINDS[focus.wants]
+    wanted = WANTED_KINDS[focus.wants]
     for q in quantities(p.text):
         if q.kind == "number" and focus.wants == "money" and q.value < 100:
             continue

@@ -29,7 +29,16 @@ _GENERIC = (
     "crore one two three four five six seven eight nine ten twelve fifteen twenty thirty"
 )
 # Words that ask for an amount without saying of what ("what is the cap?").
-_AMOUNT_WORDS = "cap limit maximum max minimum min ceiling most least upto amount"
+_AMOUNT_WORDS = (
+    "cap limit maximum max minimum min ceiling most least upto amount value number figure "
+    "percentage proportion share level total sum change difference reason cause breakdown "
+    "respective respectively variance valuation result outcome impact effect trend movement"
+)
+_MEASURE_NOUNS = (
+    r"value|amount|number|figure|percentage|proportion|share|rate|level|total|sum|change"
+    r"|difference|reason|cause|breakdown|composition|increase|decrease|growth|variance"
+    r"|valuation|result|outcome|impact|effect|trend|movement"
+)
 # Verbs that frame a yes/no question ("is dental covered?") without naming its subject.
 _PREDICATES = (
     "cover covered covers coverage include included includes apply applies applicable allow "
@@ -88,6 +97,11 @@ _ASKED = (
         rf" for\s+{_NP}{_STOP_AFTER}",
         _I,
     ),
+    re.compile(  # "the value of minority interest", "the change in trade receivables"
+        rf"\b(?:(?:{_MEASURE_NOUNS})s? (?:of|in|for|from)\s+(?:the\s+)?)+{_NP}"
+        r"(?=\s+(?:in|for|during|between|from|as of|at|under)\b|\s*[?,.;:!]|\s*$)",
+        _I,
+    ),
 )
 _DURATION_ASKED = (
     r"\bhow (?:long|soon|early|late)\b|(?:^|[.?!]\s+)when\b|\bwithin how\b"
@@ -97,7 +111,7 @@ _DURATION_ASKED = (
     r"|\bdeadline\b"
 )
 _MONEY_ASKED = (
-    r"\bhow much\b|\b(?:limit|cap|sub-?limit|amount|cost|costs|price|premium|fee|fees|charges?"
+    r"\bhow much\b|\b(?:limits?|caps?|sub-?limits?|amounts?|costs?|prices?|premiums?|fees?|charges?"
     r"|sum insured|maximum|minimum|payable|pay(?:s|out)?|refund|settle|revenue|income"
     r"|expenditure|capex|assets|liabilities|cash flow|profit|loss|sales|debt|dividend)\b"
 )
@@ -107,6 +121,13 @@ _WANTS = (
     ("money", re.compile(_MONEY_ASKED, _I)),
     ("number", re.compile(r"\bhow many\b|\bwhat (?:age|number)\b|\bhow old\b|\bratio\b", _I)),
 )
+# The kinds of quantity that answer each kind of question ("how much" takes 2% or Rs 500).
+WANTED_KINDS = {
+    "duration": {"duration"},
+    "money": {"money", "percent", "fraction", "number"},
+    "percent": {"percent", "fraction"},
+    "number": {"number", "percent", "fraction"},
+}
 _LISTING = re.compile(
     r"\b(?:list|enumerate|what (?:are|were) (?:all )?the|which (?:documents|items|diseases"
     r"|conditions|treatments|procedures|expenses))\b",
@@ -155,6 +176,7 @@ class Focus:
     unknown_head: bool = False  # ... among them the word the phrase is about
     pairs: frozenset[tuple[str, str]] = frozenset()  # adjacent topic words ("sum insured")
     ignored: frozenset[str] = frozenset()  # names of documents the question names
+    measure: frozenset[str] = frozenset()  # asked stems naming a measure ("waiting period")
 
     @property
     def all_terms(self) -> frozenset[str]:
@@ -176,7 +198,8 @@ def focus_of(
     defined = _first_match(_DEFINITION, text, frozenset())
     phrase = _first_match(_ASKED, text, frame)
     asked = frozenset(content_words(f"{defined} {phrase}")) - frame
-    core = _MEASURE_END.sub("", phrase or defined).strip() or phrase or defined
+    stripped = _MEASURE_END.sub("", phrase or defined).strip()
+    core = stripped or phrase or defined
     heads = [
         (stem, word)
         for word in re.findall(r"[\w'-]+", core)
@@ -199,6 +222,7 @@ def focus_of(
         unknown_head=bool(heads) and heads[-1][0] in unknown,
         pairs=word_pairs(text) - {(a, b) for a in frame for b in frame},
         ignored=frozenset(ignored),
+        measure=asked - frozenset(content_words(stripped)),
     )
 
 
@@ -373,11 +397,14 @@ def ids_in(text: str) -> tuple[IdName, ...]:
 
 
 def conflicts(text: str, ids: Iterable[IdName]) -> bool:
-    """The text is about a sibling of an asked id ("Plan C" when "Plan B" was asked)
-    and does not mention the asked one."""
+    """The text is about a sibling of the asked ids ("Plan C" when "Plan B" was asked)
+    and mentions none of them."""
+    asked: dict[str, set[str]] = {}
     for wanted in ids:
-        pattern = rf"(?i)\b{re.escape(wanted.kind)}s?\s+([A-Z]|\d{{1,2}}|[IVX]{{1,4}})\b"
+        asked.setdefault(wanted.kind, set()).add(wanted.id.upper())
+    for kind, wanted_ids in asked.items():
+        pattern = rf"(?i)\b{re.escape(kind)}s?\s+([A-Z]|\d{{1,2}}|[IVX]{{1,4}})\b"
         named = {m.group(1).upper() for m in re.finditer(pattern, text)}
-        if named and wanted.id not in named:
+        if named and not named & wanted_ids:
             return True
     return False

@@ -36,7 +36,7 @@ class Passage:
     rank: int  # the source's place in retrieval order, 0 = best
     text: str  # quoted as is
     context: str  # the clause, lead-in or table it belongs to ("" if it says it itself)
-    kind: str  # "sentence" | "item" | "list" | "row" | "record"
+    kind: str  # "sentence" | "item" | "list" | "lead" | "row" | "record"
     position: int  # order inside the source
     label: str = ""  # a table row's label (its first cell)
     path: str = ""  # the whole heading path of the clause
@@ -55,7 +55,7 @@ class Passage:
 
     def shown(self) -> str:
         """The bullet: the passage, led by its context when it would not stand alone."""
-        if not self.context or self.kind in ("sentence", "list", "record"):
+        if not self.context or self.kind in ("sentence", "list", "lead", "record"):
             return self.text
         lead = self.context if self.context.endswith(":") else f"{self.context}:"
         return f"{lead} {self.text}"
@@ -79,7 +79,7 @@ def passages(source: Source, rank: int) -> list[Passage]:
         found = _table_passages(source, rank, head, lines)
     else:
         found = _prose_passages(source, rank, head, lines)
-    return [replace(p, path=head.path) for p in found]
+    return [replace(p, path=f"{head.path} {p.path}".strip()) for p in found]
 
 
 def _split_head(text: str) -> tuple[_Head, str]:
@@ -106,16 +106,18 @@ def clean_title(heading: str) -> str:
 
 def _table_passages(source: Source, rank: int, head: _Head, lines: list[str]) -> list[Passage]:
     intro = ""
+    columns = ""
     out: list[Passage] = []
     for line in lines:
         if line.startswith("columns:") or "; columns:" in line:
-            continue  # column headers: every row line already names its column
+            columns = line  # shown with no row, but says what the table measures
+            continue
         if " | " not in line:
             intro = line  # the lead-in sentence or a group label
             continue
         context = _short(intro) if intro else head.title
         label = line.split(" | ", 1)[0]
-        out.append(Passage(source, rank, line, context, "row", len(out), label))
+        out.append(Passage(source, rank, line, context, "row", len(out), label, columns))
     return out
 
 
@@ -130,6 +132,8 @@ def _prose_passages(source: Source, rank: int, head: _Head, lines: list[str]) ->
             run = _ListRun(lead=lead or line)
             for sentence in said:
                 out.append(Passage(source, rank, sentence, head.title, "sentence", len(out)))
+            if lead:
+                out.append(Passage(source, rank, lead, head.title, "lead", len(out)))
             continue
         item = line[marker.end() :].strip()
         style = _style(marker.group(0))
@@ -141,6 +145,7 @@ def _prose_passages(source: Source, rank: int, head: _Head, lines: list[str]) ->
         for piece in said if lead else _pieces(item):
             out.append(Passage(source, rank, piece, context, "item", len(out)))
         if lead:
+            out.append(Passage(source, rank, lead, context, "lead", len(out)))
             run.close(out, source, rank, head)
             run = _ListRun(lead=lead, lead_style=style)
             continue

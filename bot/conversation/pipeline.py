@@ -228,6 +228,7 @@ class Pipeline:
         timer: StepTimer,
         model: ChatModel | None,
         focus: Focus | None = None,
+        checked: CheckScores | None = None,
     ) -> Answer:
         base = dict(
             id=0,
@@ -245,7 +246,7 @@ class Pipeline:
                 bullets=(Bullet(NOT_FOUND),),
                 sources=related,
                 confidence=Confidence.LOW,
-                scores=NO_SCORES,
+                scores=checked or NO_SCORES,  # what failed, when checks ran on a reply
                 prompt=generated.prompt if generated else prompts.load(prompt_name(intent)).label,
                 model=generated.model if generated else "none",
                 timings_ms=timer.finish(),
@@ -269,7 +270,7 @@ class Pipeline:
             unanswered = replace(generated, related=tuple(sources[:3]), reason=_unanswered(focus))
             return self._finish(
                 turn, question, standalone, expansions, intent, sources,
-                replace(unanswered, not_found=True), timer, model,
+                replace(unanswered, not_found=True), timer, model, focus, scores,
             )  # fmt: skip
         cited = sorted({n for b in generated.bullets for n in b.source_numbers})
         return Answer(

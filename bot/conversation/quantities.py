@@ -54,6 +54,15 @@ _PLACE = re.compile(
     r"|items?|tables?|annexures?|schedules?|notes?|exclusions?|excl|code|no|nos|v|part)"
     r"\.?\s*[-–]?\s*\d+(?:\.\d+)*[a-z]?\b"
 )
+# The day of a date ("December 31, 2018", "31 March 2019"): the year stays a number.
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+_DAY = re.compile(
+    rf"(?i)\b(?P<month>{_MONTH}\s)(?P<day>\d{{1,2}}(?:st|nd|rd|th)?)\b(?=,?\s+(?:19|20)\d\d)"
+    rf"|\b(?P<day2>\d{{1,2}}(?:st|nd|rd|th)?)(?=\s+{_MONTH}\b)"
+)
 _LIST_NUMBER = re.compile(
     r"(?m)^[ \t]*\(?\d{1,2}[.)](?=\s)"  # "1. Cataract" opening a line
     r"|(?<=[\s:;|—(])\d{1,2}\.(?=\s+[A-Z][a-z])"  # "... Ulcer 20. Internal", ": 1. Claims"
@@ -72,6 +81,22 @@ class Quantity:
     text: str
     scaled: bool = False  # written with a scale word ("5 lakh", "$2.1 billion")
     precision: float = 0.0  # the rounding its writing implies ("1.2 million": 100,000)
+    raw: float | None = None  # the number as written, before scale and unit ("3.1")
+
+    @property
+    def is_year(self) -> bool:
+        """A year ("2019"): it dates figures rather than being one."""
+        return (
+            self.kind == "number"
+            and not self.scaled
+            and bool(re.fullmatch(r"(?:19|20)\d\d", self.text.strip()))
+        )
+
+    def _same_digits(self, other: Quantity) -> bool:
+        """A table "in millions" writes 3.1 where the text says "$3.1 million"."""
+        if self.scaled == other.scaled or self.raw is None or other.raw is None:
+            return False
+        return _close(self.raw, other.raw) and not self.kind == other.kind == "duration"
 
     def same_kind(self, other: Quantity) -> bool:
         if self.kind == other.kind:
@@ -86,14 +111,15 @@ class Quantity:
             return False
         if _close(self.value, other.value):
             return True
+        if self._same_digits(other):
+            return True
         return self.precision > 0 and abs(self.value - other.value) < self.precision / 2
 
 
 def _close(a: float, b: float) -> bool:
-    if a == b:
-        return True
-    big = max(abs(a), abs(b))
-    return big > 0 and abs(a - b) / big < 0.005
+    """Equal but for float arithmetic: 1,406,546 is not 1,406,246. (A figure written
+    rounded matches by its precision instead.)"""
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
 def quantities(text: str) -> list[Quantity]:
@@ -104,13 +130,19 @@ def quantities(text: str) -> list[Quantity]:
 
 @lru_cache(maxsize=4096)
 def _quantities(text: str) -> tuple[Quantity, ...]:
-    scrubbed = _blank(_LIST_NUMBER, _blank(_PLACE, _blank(_CITATION, text)))
+    scrubbed = _DAY.sub(_without_day, _blank(_LIST_NUMBER, _blank(_PLACE, _blank(_CITATION, text))))
     out: list[Quantity] = []
     for m in _QUANTITY.finditer(scrubbed):
         found = _quantity(scrubbed, text, m)
         if found is not None:
             out.append(found)
     return tuple(out)
+
+
+def _without_day(m: re.Match[str]) -> str:
+    if m.group("month"):
+        return m.group("month") + " " * len(m.group("day"))
+    return " " * len(m.group(0))
 
 
 def _blank(pattern: re.Pattern[str], text: str) -> str:
@@ -139,7 +171,8 @@ def _quantity(scrubbed: str, text: str, m: re.Match[str]) -> Quantity | None:
         end -= 1
     scaled = bool(m.group("scale"))
     precision = _precision(m, value, raw=_raw_value(m)) if scaled or "." in m.group("num") else 0.0
-    return Quantity(value, kind, m.start(), end, text[m.start() : end], scaled, precision)
+    raw = _raw_value(m)
+    return Quantity(value, kind, m.start(), end, text[m.start() : end], scaled, precision, raw)
 
 
 def _raw_value(m: re.Match[str]) -> float:

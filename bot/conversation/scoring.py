@@ -26,7 +26,7 @@ from bot.conversation.checks.numbers import numbers_grounded
 from bot.conversation.checks.polarity import same_polarity
 from bot.conversation.checks.support import citations_hold
 from bot.conversation.checks.trends import directions_agree
-from bot.conversation.focus import Focus
+from bot.conversation.focus import Focus, focus_of
 from bot.conversation.types import Bullet, CheckScores, Confidence, Source
 
 CRITICAL = (
@@ -48,9 +48,11 @@ def score_answer(
     known_terms: Iterable[str] = (),
     focus: Focus | None = None,
 ) -> CheckScores:
-    """Run every check; an answer with no bullets fails them all."""
+    """Run every check; an answer with no bullets fails them all. Without a `focus` the
+    question is read here (no document names to ignore, no vocabulary)."""
     if not bullets:
         return CheckScores.none()
+    focus = focus if focus is not None else focus_of(question)
     terms = tuple(known_terms)
     support = citations_hold(question, bullets, sources, terms=terms)
     return CheckScores(

@@ -35,15 +35,17 @@ class Match:
 
     claim: Claim
     passage: Passage | None
-    overlap: float  # share of the claim's content words in the passage and its context
+    overlap: float  # share of the claim's words in the passage, its context and neighbours
+    nearby: str = ""  # the sentences right before and after it, when the claim runs on
 
     @property
     def said(self) -> str:
-        """The passage with what it belongs to (clause, lead-in, row label, headings)."""
+        """The passage with what it belongs to (clause, lead-in, row label, headings) and,
+        for prose, its neighbours: a claim may join two sentences of its source."""
         if self.passage is None:
             return ""
         p = self.passage
-        return f"{p.path}\n{p.context}\n{p.text}"
+        return f"{p.path}\n{p.context}\n{p.text}\n{self.nearby}"
 
 
 def claims(bullets: Sequence[Bullet], sources: Sequence[Source]) -> list[Claim]:
@@ -66,7 +68,7 @@ def align(claim: Claim) -> Match:
     """The cited passage that quotes the claim, else the one sharing most of its
     quantities, then of its words."""
     wanted = set(content_words(claim.text))
-    amounts = merged(quantities(claim.text))
+    amounts = [q for q in merged(quantities(claim.text)) if not q.is_year]
     quoted = _flat(claim.text)
     best: tuple[tuple[bool, int, float, float], Passage] | None = None
     for source in claim.cited:
@@ -82,7 +84,28 @@ def align(claim: Claim) -> Match:
                 best = (key, passage)
     if best is None:
         return Match(claim, None, 0.0)
-    return Match(claim, best[1], best[0][2])
+    passage = best[1]
+    nearby = _neighbours(passage)
+    if not nearby:
+        return Match(claim, passage, best[0][2])
+    held = passage.stems | passage.context_stems | passage.path_stems | set(content_words(nearby))
+    overlap = len(wanted & held) / len(wanted) if wanted else 0.0
+    return Match(claim, passage, overlap, nearby)
+
+
+_PROSE = ("sentence", "item", "lead")
+
+
+def _neighbours(passage: Passage) -> str:
+    """The prose passages right before and after `passage` in its source."""
+    if passage.kind not in _PROSE:
+        return ""
+    around = [
+        p.text
+        for p in passages_of(passage.source)
+        if p.kind in _PROSE and abs(p.position - passage.position) == 1
+    ]
+    return "\n".join(around)
 
 
 def _flat(text: str) -> str:

@@ -18,7 +18,8 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 
 from bot.conversation.checks.claims import Match, entity_in
-from bot.conversation.focus import Focus, conflicts
+from bot.conversation.focus import WANTED_KINDS, Focus, conflicts
+from bot.conversation.quantities import quantities
 from bot.conversation.text import content_words, entities, readable
 from bot.conversation.types import Bullet, Source
 
@@ -35,10 +36,15 @@ def _generic() -> frozenset[str]:
 
 
 def spoken(bullets: Sequence[Bullet], matches: Iterable[Match]) -> set[str]:
-    """What an answer speaks of: its own words and those of the passages it cites."""
+    """What an answer speaks of: its own words and those of the blocks it cites (a terse
+    "North America was 4,802 in 2019" speaks of revenue when it cites the revenue table)."""
     words = set(content_words(" ".join(b.text for b in bullets)))
+    cited: dict[int, Source] = {}
     for match in matches:
         words |= set(content_words(match.said))
+        cited |= {s.number: s for s in match.claim.cited}
+    for source in cited.values():
+        words |= set(content_words(_source_text(source)))
     return words
 
 
@@ -51,33 +57,52 @@ def speaks_to_question(
     focus: Focus | None,
     terms: Sequence[str],
 ) -> bool:
-    """The answer, with the passages it cites, speaks of what was asked: every word of
-    the phrase asked for (one may be missing from a phrase of three or more), or else
-    half of the question's topic words the sources know; and of most names it asks about."""
+    """The answer, with the blocks it cites, speaks of what was asked: every word of a
+    short phrase asked for ("system notice", not just "notice"), most words of a longer
+    one, or else half of the question's topic words the sources know; it states the kind
+    of quantity asked for ("what are the limits?" wants an amount); and it names most of
+    the names the question names."""
     said = spoken(bullets, matches)
     if focus is not None and focus.ids and any(conflicts(b.text, focus.ids) for b in bullets):
         return False
+    stated = focus is not None and any(_states(b.text, focus) for b in bullets)
     if focus is not None and focus.asked:
-        missing = focus.asked - said
-        if len(missing) > (1 if len(focus.asked) >= 3 else 0):
+        missing = {w for w in focus.asked if not _said(w, said)}
+        if stated:  # "36 months" says what the waiting period is without the words
+            missing -= focus.measure
+        if len(missing) > (0 if len(focus.asked) <= 2 else len(focus.asked) // 3):
             return False
     else:
-        topic = _topic_held(question, sources)
+        topic = _topic_held(question, sources, focus)
         if topic and len(topic & said) < 0.5 * len(topic):
             return False
-    return _names_spoken(question, bullets, focus, terms)
+    if focus is not None and focus.wants and not stated:
+        return False
+    return _names_spoken(question, bullets, matches, focus, terms)
+
+
+def _states(text: str, focus: Focus) -> bool:
+    """The text states a quantity of the kind the question wants."""
+    if not focus.wants:
+        return False
+    wanted = WANTED_KINDS[focus.wants]
+    return any(q.kind in wanted for q in quantities(text))
 
 
 def _names_spoken(
-    question: str, bullets: Sequence[Bullet], focus: Focus | None, terms: Sequence[str]
+    question: str,
+    bullets: Sequence[Bullet],
+    matches: Sequence[Match],
+    focus: Focus | None,
+    terms: Sequence[str],
 ) -> bool:
-    """The answer itself names what the question names (a plan, a product, an acronym
-    it may spell out), the documents a question picks excepted."""
+    """The answer, or the passages it quotes, names what the question names (a plan, a
+    region, an acronym they may spell out), the documents a question picks excepted."""
     ignored = focus.ignored if focus is not None else frozenset()
     named = [n for n in entities(question, terms) if not _names_a_document(n, ignored)]
     if not named:
         return True
-    text = "\n".join(b.text for b in bullets)
+    text = "\n".join([*(b.text for b in bullets), *(m.said for m in matches)])
     stems = set(content_words(text))
     hits = sum(entity_in(text, n) or _spelled_in(n, stems, focus) for n in named)
     return hits >= 0.5 * len(named)
@@ -90,6 +115,11 @@ def _spelled_in(name: str, said: set[str], focus: Focus | None) -> bool:
     return bool(focus.terms & said) and name.lower() not in focus.terms
 
 
+def _said(stem: str, said: set[str]) -> bool:
+    """A word is spoken as itself or as a longer form of it ("co-pay": "co-payment")."""
+    return stem in said or (len(stem) >= 3 and any(w.startswith(stem) for w in said))
+
+
 def _names_a_document(name: str, ignored: frozenset[str]) -> bool:
     """ "Family Medicare" in a question about that policy picks the document; an answer
     from it need not repeat the name."""
@@ -97,10 +127,12 @@ def _names_a_document(name: str, ignored: frozenset[str]) -> bool:
     return bool(parts) and all(p in ignored for p in parts)
 
 
-def _topic_held(question: str, sources: Sequence[Source]) -> set[str]:
-    """The question's topic words that the sources use at all."""
+def _topic_held(question: str, sources: Sequence[Source], focus: Focus | None) -> set[str]:
+    """The question's topic words (no document names, no framing verbs) that the sources
+    use at all."""
     held = set().union(*(content_words(readable(s.text)) for s in sources)) if sources else set()
-    return (set(content_words(question)) - _generic()) & held
+    topic = set(focus.terms) if focus is not None else set(content_words(question)) - _generic()
+    return topic & held
 
 
 def answerable(bullets: Sequence[Bullet], matches: Sequence[Match], *, focus: Focus | None) -> bool:
@@ -110,7 +142,10 @@ def answerable(bullets: Sequence[Bullet], matches: Sequence[Match], *, focus: Fo
         return False
     if not focus.asked:
         return True
-    return bool(focus.asked & spoken(bullets, matches))
+    said = spoken(bullets, matches)
+    if focus.asked <= focus.measure and any(_states(b.text, focus) for b in bullets):
+        return True  # "what is the grace period?" answered "30 days"
+    return any(_said(w, said) for w in focus.asked)
 
 
 def context_focused(question: str, sources: Sequence[Source], terms: Sequence[str]) -> bool:

@@ -14,17 +14,13 @@ import re
 
 from bot.conversation.checks.claims import Match
 from bot.conversation.quantities import quantities
+from bot.conversation.text import content_words
 
 _I = re.IGNORECASE
 _NEGATION = re.compile(
     r"\b(?:not|no|never|nor|none|nil|neither|without|cannot|can't|won't|isn't|aren't|doesn't"
     r"|don't|didn't|wasn't|weren't|shan't|excluded|excludes|exclude|exclusions?|ineligible"
     r"|inadmissible|disallowed|denied|barred|prohibited)\b",
-    _I,
-)
-_AFFIRMS = re.compile(
-    r"\b(?:covered|covers|cover|payable|paid|pays|pay|included|includes|eligible|allowed"
-    r"|available|admissible|reimbursed|reimburses|entitled|applies|apply|granted|accepted)\b",
     _I,
 )
 _BEFORE = re.compile(
@@ -39,7 +35,12 @@ _AFTER = re.compile(
 )
 # Words with a direction and their opposites: a claim using one where its passage uses the
 # other (and not the word itself) says the opposite.
+_CONDITIONS = (
+    r"unless|except (?:when|if|where)|other than",
+    r"only if|only when|provided that|if and only if",
+)
 _OPPOSITES = (
+    _CONDITIONS,
     (r"increas\w*|ris(?:e|es|ing|en)|rose|gr[eo]w\w*|gain\w*|climb\w*",
      r"decreas\w*|fall(?:s|ing|en)?|fell|declin\w*|drop\w*|reduc\w*|shr[iau]nk\w*"),
     (r"higher|more|above|exceed\w*|greater|larger", r"lower|less|fewer|below|smaller"),
@@ -48,39 +49,71 @@ _OPPOSITES = (
     (r"before|prior to", r"after|following"),
     (r"include[sd]?|including|inclusive", r"exclude[sd]?|excluding|exclusive"),
 )  # fmt: skip
+_ROW_OPPOSITES = (_CONDITIONS, *_OPPOSITES[3:])
+
+
+_CLAUSE_BREAK = re.compile(
+    r",\s+|;\s*|:\s+|\s+(?=(?:but|or|if|unless|provided|except|whereas|while|and then)\b)", _I
+)
 
 
 def same_polarity(match: Match) -> bool:
-    """The claim and its passage agree in negation, period side and direction words."""
+    """Each clause of the claim agrees with the clause of its passage it speaks of: in
+    negation (read together with the side of a period it states), in conditions
+    ("unless" is not "only if") and in opposite words. Table rows are compared on
+    conditions and on minimum/maximum, include/exclude and before/after only: a row's
+    label names a measure ("Revenue growth"), it does not assert a direction."""
     if match.passage is None:
         return True  # nothing to compare with: the citation check fails it
-    claim = match.claim.text
-    passage = f"{match.passage.context} {match.passage.text}"
-    said, written = _sense(claim), _sense(passage)
-    if said and written and said != written:
-        return False
-    return not any(_reversed(claim, passage, a, b) for a, b in _OPPOSITES)
+    passage = match.passage
+    written_clauses = _clauses(passage.text) + _clauses(match.nearby) if match.nearby else []
+    written_clauses = written_clauses or _clauses(passage.text)
+    opposites = _ROW_OPPOSITES if passage.kind == "row" else _OPPOSITES
+    for clause in _clauses(match.claim.text):
+        target = _closest(clause, written_clauses)
+        if not _same_sense(clause, target, passage.context):
+            return False
+        if any(_reversed(clause, target, a, b) for a, b in opposites):
+            return False
+    return True
 
 
-def _sense(text: str) -> int:
-    """+1 or -1 for what a clause says holds; 0 when it says nothing either way (a quoted
-    list item under an "Exclusions" heading asserts nothing by itself)."""
-    if _NEGATION.search(text):
-        negated = -1
-    elif _AFFIRMS.search(text):
-        negated = 1
-    else:
-        return 0
-    return negated * _side(text)
+def _same_sense(said: str, written: str, context: str) -> bool:
+    """Negation agrees, unless the period side flips with it ("excluded until 36 months"
+    is "covered after 36 months"); a claim may state the "not" that a quoted item under an
+    "Exclusions" heading leaves to its heading."""
+    said_not, written_not = bool(_NEGATION.search(said)), bool(_NEGATION.search(written))
+    sides = (_side(said), _side(written))
+    sides_differ = 0 not in sides and sides[0] != sides[1]
+    if said_not == written_not:
+        return not sides_differ
+    if sides_differ:
+        return True
+    return said_not and not written_not and bool(_NEGATION.search(context))
+
+
+def _clauses(text: str) -> list[str]:
+    return [c for c in _CLAUSE_BREAK.split(text) if c.strip()] or [text]
+
+
+def _closest(clause: str, candidates: list[str]) -> str:
+    """The candidate sharing most words (and numbers) with `clause`."""
+    words = set(content_words(clause)) | {q.text for q in quantities(clause)}
+
+    def shared(other: str) -> float:
+        theirs = set(content_words(other)) | {q.text for q in quantities(other)}
+        return len(words & theirs) / (len(words | theirs) or 1)
+
+    return max(candidates, key=shared)
 
 
 def _side(text: str) -> int:
     """-1 when the clause speaks of the time before a period it states ("until the expiry
-    of 36 months"), +1 for after it or when it states none: the word nearest before the
-    period decides."""
+    of 36 months", "within 30 days"), +1 for after it, 0 when it states no period: the
+    word nearest before the period decides."""
     period = next((q for q in quantities(text) if q.kind == "duration"), None)
     if period is None:
-        return 1
+        return 0
     window = text[max(0, period.start - 48) : period.start]
     marks = [(m.end(), -1) for m in _BEFORE.finditer(window)]
     marks += [(m.end(), 1) for m in _AFTER.finditer(window)]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.conversation.checks.claims import Match, align, claims, entity_in, holds, passages_of
+from bot.conversation.checks.claims import Match, align, claims, entity_in, passages_of
 from bot.conversation.checks.numbers import derived
 from bot.conversation.focus import conflicts, ids_in
 from bot.conversation.passages import Passage
@@ -74,23 +74,62 @@ def _supported(
     if not all(entity_in(cited, name) or entity_in(question, name) for name in names):
         return False
     said = set(content_words(match.said))
-    return not (said_words & rare) - said - own
+    if (said_words & rare) - said - own:
+        return False
+    return _dated_here(match, question) and not _label_borrowed(match, said_words - said - own)
+
+
+def _dated_here(match: Match, question: str) -> bool:
+    """A year the claim states is one its passage states: "Europe was 1,280 in 2019" is
+    wrong beside "Europe | 2018 | 1,280", however many rows of 2019 the table has."""
+    years = [q for q in merged(quantities(match.claim.text)) if q.is_year]
+    here = merged(quantities(f"{match.said}\n{question}"))
+    return all(any(y.matches(o) for o in here) for y in years)
+
+
+def _label_borrowed(match: Match, stray: set[str]) -> bool:
+    """A table claim naming another row's label ("Total revenue was 4,802" beside the row
+    for North America)."""
+    passage = match.passage
+    if passage is None or passage.kind != "row" or not stray:
+        return False
+    labels = {
+        w
+        for s in match.claim.cited
+        for p in passages_of(s)
+        if p.kind == "row" and p.label != passage.label
+        for w in content_words(p.label)
+    }
+    return bool(stray & labels)
 
 
 def _numbers_cited(match: Match, question: str) -> bool:
-    """Each number is a quantity of a cited block (or of the question, or computed from
-    such numbers in the same claim); with numbers at all, its passage holds one of them."""
+    """Each number (years too) is a quantity of the passage the claim was set beside —
+    its text, lead-in, row label or neighbouring sentences, or a row with the same label
+    (another column of that line item) — or of the question, or computed from such
+    numbers in the same claim. A figure moved from another row or clause fails."""
     assert match.passage is not None
     amounts = merged(quantities(match.claim.text))
     if not amounts:
         return True
-    pool = [q for s in match.claim.cited for p in passages_of(s) for q in _in(p)]
     given = merged(quantities(question))
-    found = [q for q in amounts if any(q.matches(o) for o in [*pool, *given])]
-    if any(q not in found and not derived(q, found) for q in amounts):
-        return False
-    cited = [q for q in found if not any(q.matches(g) for g in given)]
-    return not cited or any(holds(match.passage, q) for q in cited)
+    nearby = _in(match.passage) + merged(quantities(match.nearby))
+    nearby += [q for p in _same_line_item(match) for q in _in(p)]
+    found = [q for q in amounts if any(q.matches(o) for o in [*nearby, *given])]
+    return all(q in found or derived(q, found) for q in amounts)
+
+
+def _same_line_item(match: Match) -> list[Passage]:
+    """The other cells of the passage's table row ("Cost of revenues | 2018 | ...")."""
+    passage = match.passage
+    if passage is None or passage.kind != "row" or not passage.label:
+        return []
+    return [
+        p
+        for s in match.claim.cited
+        for p in passages_of(s)
+        if p.kind == "row" and p.label == passage.label and p is not passage
+    ]
 
 
 def _in(passage: Passage) -> list[Quantity]:

@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.conversation.quantities import Quantity, quantities
 from bot.conversation.text import NumberMention, number_mentions, readable, sentences
 from bot.conversation.types import Bullet, Source
 
@@ -47,6 +48,10 @@ def directions_agree(bullets: Sequence[Bullet], sources: Sequence[Source]) -> bo
     about the same number ("fell 12%" in a source, "rose 12%" in the answer fails)."""
     said = [c for b in bullets for c in _claims(b.text)]
     if any(_against_own_sign(claim) for claim in said):
+        return False
+    if not all(
+        _changes_agree(clause) for b in bullets for s in sentences(b.text) for clause in _clauses(s)
+    ):
         return False
     seen = [c for s in sources for c in _claims(readable(s.text))]
     for claim in said:
@@ -121,3 +126,70 @@ def _same_number(said: NumberMention, seen: NumberMention) -> bool:
         return False
     unit = abs(said.value / said.raw) if said.raw else 1.0
     return any(math.isclose(round(v / unit, said.decimals), abs(said.raw)) for v in seen_values)
+
+
+_FROM = re.compile(r"\bfrom\b", re.IGNORECASE)
+_TO = re.compile(r"\bto\b", re.IGNORECASE)
+
+
+_COMPARED = re.compile(
+    r"\b(?P<word>higher|more|greater|larger|above|lower|less|fewer|smaller|below)\s+than\b",
+    re.IGNORECASE,
+)
+_MORE = {"higher", "more", "greater", "larger", "above"}
+_CHANGE_OF = re.compile(r"\b(?:an?\s+)?(?P<word>\w+)\s+of\b", re.IGNORECASE)
+
+
+def _changes_agree(sentence: str) -> bool:
+    """Stated changes and comparisons point the way the figures go: "rose from 2,717 to
+    6,706" (and its "an increase of 3,989"), "7.2% in 2019, a decrease from 11.6% in
+    2018", "231,619 in 2018, lower than 224,312". Years only date the figures."""
+    figures = [q for q in quantities(sentence) if not _is_year_text(q.text)]
+    if len(figures) < 2:
+        return True
+    cues = [(m.start(), 1) for m in _UP.finditer(sentence)]
+    cues += [(m.start(), -1) for m in _DOWN.finditer(sentence)]
+    moved = None
+    for start in _FROM.finditer(sentence):
+        before = [c for c in cues if 0 <= start.start() - c[0] <= 30]
+        after = [q for q in figures if q.start >= start.end()]
+        if not before or not after:
+            continue
+        position, direction = max(before)
+        old = after[0]
+        to = _TO.search(sentence, old.end, old.end + 40)
+        later = [q for q in figures if to is not None and q.start >= to.end()]
+        earlier = [q for q in figures if q.end <= position]
+        new = later[0] if later else earlier[-1] if earlier else None
+        if new is None or not new.same_kind(old) or new.value == old.value:
+            continue
+        moved = 1 if new.value > old.value else -1
+        if moved != direction:
+            return False
+    if moved is not None and not _changes_of_agree(sentence, cues, moved):
+        return False
+    return all(_comparison_holds(sentence, m, figures) for m in _COMPARED.finditer(sentence))
+
+
+def _changes_of_agree(sentence: str, cues: list[tuple[int, int]], moved: int) -> bool:
+    """ "..., an increase of 300": the change named agrees with how the figures moved."""
+    for m in _CHANGE_OF.finditer(sentence):
+        here = [d for position, d in cues if position == m.start("word")]
+        if here and here[0] != moved:
+            return False
+    return True
+
+
+def _comparison_holds(sentence: str, m: re.Match[str], figures: list[Quantity]) -> bool:
+    before = [q for q in figures if q.end <= m.start()]
+    after = [q for q in figures if q.start >= m.end()]
+    if not before or not after or not before[-1].same_kind(after[0]):
+        return True
+    one, other = before[-1].value, after[0].value
+    if one == other:
+        return True
+    return (one > other) == (m.group("word").lower() in _MORE)
+
+
+def _is_year_text(text: str) -> bool:
+    return bool(re.fullmatch(r"(?:fy\s*)?(?:19|20)\d\d", text.strip().lower()))
