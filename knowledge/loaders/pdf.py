@@ -22,7 +22,7 @@ from pdfminer.psexceptions import PSException
 from pdfplumber.page import Page
 from pdfplumber.utils.exceptions import PdfminerException
 
-from knowledge.chunking import Block, Para, TableBlock
+from knowledge.blocks import Block, Para, TableBlock
 from knowledge.errors import SourceError
 from knowledge.loaders.tables import Grid, RawTable, continues, is_text_grid, merge, normalize
 from knowledge.loaders.tables import text_of_grid as grid_text

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from knowledge.chunking import TARGET_CHARS, Block, Para, TableBlock, chunk_document
+from knowledge.blocks import Block, Para, TableBlock
+from knowledge.chunking import TARGET_CHARS, chunk_document
 from knowledge.documents import ChunkDraft, ChunkKind
 from knowledge.loaders.tables import RawTable, continues, merge, normalize
 
