@@ -26,6 +26,8 @@ class Para:
     indented: bool = False  # starts right of the body margin: a list item, not a heading
     large: bool = False  # set larger than body text: a top-level heading or a title
     can_head: bool = True  # False for list items and for cells laid out as text
+    size: float = 0.0  # font size in points; 0 when the format does not say
+    left: float | None = None  # left edge in points (PDF): items of one list line up
 
 
 @dataclass(frozen=True)

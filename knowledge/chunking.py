@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 
 from knowledge.blocks import Block, PageMarks, Para, TableBlock
 from knowledge.documents import ChunkDraft, ChunkKind
+from knowledge.heading_chain import choose_numbered_headings
 from knowledge.loaders.tables import Grid, RenderedRow, render
-from knowledge.outline import Heading, Outline, clip
+from knowledge.numbering import clip
+from knowledge.outline import Heading, Outline
 from knowledge.sentences import sentence_spans
 
 TARGET_CHARS = 1000
@@ -82,18 +84,24 @@ def _intro(block: Block | None) -> str:
 def split_sections(blocks: Iterable[Block]) -> list[Section]:
     """Group blocks under the heading they belong to.
 
-    A numbered heading with no text of its own is kept when no subsection follows it: a
-    clause like "7.18. Expenses on domiciliary hospitalisation" is all in its heading line.
+    Which numbered paragraphs are headings is chosen over the whole document first, so a
+    numbered list cannot take over the outline. A numbered heading with no text of its own
+    is kept when no subsection follows it: a clause like "7.18. Expenses on domiciliary
+    hospitalisation" is all in its heading line.
     """
+    blocks = list(blocks)
+    numbered = choose_numbered_headings(blocks)
     outline = Outline()
     sections = [Section(())]
-    for block in blocks:
+    for i, block in enumerate(blocks):
         if isinstance(block, Para):
-            heading = outline.offer(block)
+            heading = outline.offer(block, numbered=i in numbered, origin=i)
             if heading is not None:
                 sections.append(Section(tuple(outline.path), pages=block.pages))
                 if heading.whole:
                     continue
+        else:
+            outline.body()
         sections[-1].blocks.append(block)
     return [
         section

@@ -337,6 +337,8 @@ def _paragraph(lines: list[_Line], layout: _Layout, vocab: set[str]) -> Para:
         lead=first.lead,
         indented=first.x0 > layout.margin + 6,
         large=first.size >= 1.2 * layout.body_size,
+        size=first.size,
+        left=first.x0,
     )
 
 

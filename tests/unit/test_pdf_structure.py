@@ -1,0 +1,89 @@
+"""Real PDFs in the shapes that broke the outline and the reading order, drawn here.
+
+Each test asserts what a user would see in a retrieved chunk: the section path it is filed
+under, the order its text reads in, the line a table value comes back as.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from knowledge.documents import ChunkDraft, ChunkKind
+from knowledge.loaders.rulebooks import load_rulebook
+from tests.unit.generated_pdf import DocumentPdf
+
+TEXT = "The insured person must keep every bill, prescription and report for the claim."
+PROCEDURES = [
+    "Intra-uterine insemination (IUI)",
+    "In-vitro fertilisation (IVF)",
+    "Intracytoplasmic sperm injection (ICSI)",
+    "Gamete Intra-Fallopian Transfer (GIFT)",
+    "Embryo transfer",
+    "Frozen embryo transfer",
+    "Ovulation induction",
+    "Zygote Intra-Fallopian Transfer (ZIFT)",
+]
+
+
+def _chunk_with(chunks: list[ChunkDraft], text: str) -> ChunkDraft:
+    found = [c for c in chunks if text in c.text]
+    assert found, f"no chunk holds {text!r}"
+    return found[0]
+
+
+def test_a_numbered_list_inside_a_section_does_not_take_over_the_outline(tmp_path: Path) -> None:
+    doc = DocumentPdf()
+    for heading in ("1 PREAMBLE", "2 DEFINITIONS"):
+        doc.heading(heading)
+        doc.body(TEXT)
+    doc.heading("3 BENEFITS")
+    doc.body("The company pays for the following treatments during the policy period.")
+    doc.heading("3.1 Hospitalisation")
+    doc.body("In-patient treatment for more than 24 hours is covered.")
+    doc.heading("3.2 Infertility")
+    doc.heading("3.2.1 Assisted reproduction")
+    doc.body("These procedures are covered up to the limit in the schedule:")
+    for n, name in enumerate(PROCEDURES, start=1):
+        doc.item(f"{n} {name}")
+    doc.heading("3.2.2 Health Check Up")
+    doc.body("A preventive health check-up is paid once every three claim-free years.")
+    doc.heading("4 EXCLUSIONS")
+    doc.body("The company does not pay for the following.")
+    doc.heading("4.1 Pre-Existing Diseases")
+    doc.body("Pre-existing diseases are covered after 36 months of continuous cover.")
+    doc.heading("4.2 Specified disease waiting period")
+    doc.body("Listed conditions are covered after 24 months of continuous cover.")
+    chunks = load_rulebook(doc.save(tmp_path / "policy.pdf"))
+
+    list_chunk = _chunk_with(chunks, "Zygote Intra-Fallopian Transfer (ZIFT)")
+    assert list_chunk.metadata["section"] == (
+        "3 BENEFITS > 3.2 Infertility > 3.2.1 Assisted reproduction"
+    )
+    assert "1 Intra-uterine insemination (IUI)" in list_chunk.text
+    check_up = _chunk_with(chunks, "preventive health check-up")
+    assert check_up.metadata["section"] == "3 BENEFITS > 3.2 Infertility > 3.2.2 Health Check Up"
+    assert _chunk_with(chunks, "does not pay").metadata["section"] == "4 EXCLUSIONS"
+    assert _chunk_with(chunks, "36 months").metadata["section"] == (
+        "4 EXCLUSIONS > 4.1 Pre-Existing Diseases"
+    )
+    assert _chunk_with(chunks, "24 months").metadata["section"] == (
+        "4 EXCLUSIONS > 4.2 Specified disease waiting period"
+    )
+    assert not any("Zygote" in c.metadata["section"] for c in chunks)
+
+
+def test_d_title_set_over_consecutive_lines_stays_one_title(tmp_path: Path) -> None:
+    doc = DocumentPdf()
+    doc.title_lines("Acme Corporation and Subsidiaries", "Statement of Operations")
+    doc.title_lines("Years Ended December 31")
+    doc.body("Revenue grew in every region because more policies were sold to new customers.")
+    doc.heading("Segment results")
+    doc.body("Each segment reports its own operating income, before corporate costs.")
+    chunks = load_rulebook(doc.save(tmp_path / "annual.pdf"))
+
+    revenue = _chunk_with(chunks, "Revenue grew")
+    assert revenue.metadata["section"] == (
+        "Acme Corporation and Subsidiaries Statement of Operations Years Ended December 31"
+    )
+    assert revenue.kind == ChunkKind.RULEBOOK
+    assert _chunk_with(chunks, "Each segment").metadata["section"] == "Segment results"
