@@ -28,6 +28,7 @@ class Para:
     can_head: bool = True  # False for list items and for cells laid out as text
     size: float = 0.0  # font size in points; 0 when the format does not say
     left: float | None = None  # left edge in points (PDF): items of one list line up
+    centred: bool = False  # a single line set in the middle of the page: a title line
 
 
 @dataclass(frozen=True)

@@ -260,7 +260,7 @@ def _looks_like_plain_heading(text: str, para: Para) -> bool:
     letters = [c for c in text if c.isalpha()]
     if len(letters) < 3 or not (text[0].isalnum() or text[0] in "\"'“("):
         return False
-    if para.large or para.bold:
+    if para.large or para.bold or para.centred:
         return not text[0].islower()
     upper = sum(1 for c in letters if c.isupper())
     return not para.indented and upper >= 0.85 * len(letters) and len(text.split()) <= 12

@@ -24,33 +24,21 @@ from pdfplumber.utils.exceptions import PdfminerException
 
 from knowledge.blocks import Block, Para, TableBlock
 from knowledge.errors import SourceError
+from knowledge.loaders.pdf_figures import read_figures
+from knowledge.loaders.pdf_lines import BOLD_FONT, Line, line_from, rejoin_split_words
+from knowledge.loaders.pdf_statements import Statement, find_statements
 from knowledge.loaders.tables import Grid, RawTable, continues, is_text_grid, merge, normalize
 from knowledge.loaders.tables import text_of_grid as grid_text
 
-_BOLD_FONT = re.compile(r"(?i)bold|black|heavy|semibold|demi")
 _MARKER = re.compile(
     r"^(\(?\d{1,3}[.)]\s|\d{1,3}(\.\d{1,3})+\.?\s|\(?[a-zA-Z][.)]\s|\(?[ivxlcIVXLC]{1,6}[.)]\s"
     r"|[-•▪●◦*–]\s)"
 )
 _PAGE_NUMBER = re.compile(r"(?i)^(page\s*)?[-–]?\s*\d{1,4}\s*[-–]?(\s*(of|/)\s*\d{1,4})?$")
-_CID = re.compile(r"\(cid:\d+\)")
-_LIGATURES = str.maketrans({"ﬁ": "fi", "ﬂ": "fl", "ﬀ": "ff", "ﬃ": "ffi", "ﬄ": "ffl", "\xa0": " "})
+_FIGURE_SHARE = 0.6  # a found table whose lines are mostly figures is read as text
 _EDGE_LINES = 6  # running headers and footers sit among a page's first or last lines
 _EDGE_ZONE = 0.2  # ... and within this share of the page height from its top or bottom
 _RUNNING_SHARE = 0.5  # a line is running if it repeats on at least this share of pages
-
-
-@dataclass
-class _Line:
-    text: str
-    page: int
-    x0: float
-    x1: float
-    top: float
-    bottom: float
-    size: float
-    bold: bool
-    lead: str  # leading bold run when the rest of the line is not bold
 
 
 @dataclass
@@ -60,12 +48,16 @@ class _Table:
     grid: Grid
     as_text: bool  # a list laid out in a grid: read as text, not rendered as a table
 
+    @property
+    def rank(self) -> tuple[float, int]:
+        return (self.top, 0)
+
 
 @dataclass
 class _Page:
     number: int
     height: float
-    lines: list[_Line]
+    lines: list[Line]
     tables: list[_Table] = field(default_factory=list)
 
 
@@ -89,11 +81,23 @@ def read_pdf(path: Path) -> list[Block]:
             pages = [_read_page(page) for page in pdf.pages]
     except (PdfminerException, PSException) as exc:  # damage can surface on any page
         raise _open_error(path, exc) from exc
+    rejoin_split_words([line for page in pages for line in page.lines])
     _drop_running_lines(pages)
+    _read_statements(pages)
     lines = [line for page in pages for line in page.lines]
     if not lines and not any(page.tables for page in pages):
         return []
     return list(_blocks(pages, _measure(lines), _vocabulary(lines)))
+
+
+def _read_statements(pages: list[_Page]) -> None:
+    """Tables of figures set as text (financial statements) become tables of their page."""
+    carried: Statement | None = None
+    for page in pages:
+        found, page.lines = find_statements(page.lines, carried)
+        page.tables.extend(_Table(s.top, s.x0, s.grid, False) for s in found)
+        page.tables.sort(key=lambda t: t.top)
+        carried = found[-1] if found else None
 
 
 def _open_error(path: Path, exc: Exception) -> SourceError:
@@ -114,7 +118,7 @@ def _read_page(page: Page) -> _Page:
     lines = [
         line
         for raw in body.extract_text_lines(return_chars=True, strip=True)
-        if (line := _line(raw, page.page_number)) is not None
+        if (line := line_from(raw, page.page_number)) is not None
     ]
     return _Page(page.page_number, float(page.height), lines, tables)
 
@@ -127,6 +131,8 @@ def _page_tables(page: Page) -> tuple[list[_Table], list[tuple[float, float, flo
         if any(other != box and _contains(other, box) for other in boxes):
             continue  # a cell pdfplumber also saw as a table of its own
         rows = table.extract()
+        if len(rows) < 2 or _figures_as_text(page, box):
+            continue  # shaded bands behind a statement's rows: read as text (pdf_statements)
         raw = RawTable(rows, bold=_bold_cells(page, table), pages=[page.page_number] * len(rows))
         grid = normalize(raw)
         if grid is None:
@@ -134,6 +140,20 @@ def _page_tables(page: Page) -> tuple[list[_Table], list[tuple[float, float, flo
         tables.append(_Table(box[1], box[0], grid, is_text_grid(grid)))
         cut.append(box)
     return tables, cut
+
+
+def _figures_as_text(page: Page, box: tuple[float, float, float, float]) -> bool:
+    """Whether a found table is rows of figures laid out as text (a statement drawn over
+    bands or rules), which the text reader takes apart better than the cell grid does."""
+    x0, top, x1, bottom = box
+    area = page.crop((max(x0, 0), max(top, 0), min(x1, page.width), min(bottom, page.height)))
+    lines = [
+        line
+        for raw in area.extract_text_lines(return_chars=True, strip=True)
+        if (line := line_from(raw, page.page_number)) is not None
+    ]
+    rows = sum(1 for line in lines if read_figures(line) is not None)
+    return rows >= 3 and rows >= _FIGURE_SHARE * len(lines)
 
 
 def _bold_cells(page: Page, table: Any) -> list[list[bool]]:
@@ -150,7 +170,7 @@ def _mostly_bold(chars: list[dict[str, Any]], cell: Sequence[float] | None) -> b
     if cell is None:
         return False
     inside = [c for c in chars if _centre_in(c, cell)]
-    bold = sum(1 for c in inside if _BOLD_FONT.search(c.get("fontname", "")))
+    bold = sum(1 for c in inside if BOLD_FONT.search(c.get("fontname", "")))
     return bool(inside) and bold >= 0.6 * len(inside)
 
 
@@ -175,44 +195,6 @@ def _inside_any(obj: dict[str, Any], boxes: list[tuple[float, float, float, floa
     return any(_centre_in(obj, box) for box in boxes)
 
 
-def _line(raw: dict[str, Any], page: int) -> _Line | None:
-    text = _clean(raw["text"])
-    chars = [c for c in raw["chars"] if c["text"].strip()]
-    if not text or not chars:
-        return None
-    bold = [bool(_BOLD_FONT.search(c.get("fontname", ""))) for c in chars]
-    lead = ""
-    if bold[0] and not all(bold):
-        lead = _prefix_with(text, sum(len(c["text"]) for c in chars[: bold.index(False)]))
-    sizes = sorted(c["size"] for c in chars)
-    return _Line(
-        text=text,
-        page=page,
-        x0=float(raw["x0"]),
-        x1=float(raw["x1"]),
-        top=float(raw["top"]),
-        bottom=float(raw["bottom"]),
-        size=round(float(sizes[len(sizes) // 2]), 1),
-        bold=sum(bold) >= 0.8 * len(bold),
-        lead=lead,
-    )
-
-
-def _prefix_with(text: str, visible: int) -> str:
-    """The start of `text` holding `visible` non-space characters."""
-    seen = 0
-    for i, ch in enumerate(text):
-        if seen == visible:
-            return text[:i].strip()
-        seen += not ch.isspace()
-    return text
-
-
-def _clean(text: str) -> str:
-    text = _CID.sub("", text.translate(_LIGATURES)).replace("\xad", "")
-    return " ".join(text.split())
-
-
 def _drop_running_lines(pages: list[_Page]) -> None:
     """Remove headers, footers and page numbers that repeat on most pages."""
     counts: Counter[str] = Counter()
@@ -230,7 +212,7 @@ def _drop_running_lines(pages: list[_Page]) -> None:
         ]
 
 
-def _edges(page: _Page) -> list[_Line]:
+def _edges(page: _Page) -> list[Line]:
     lines = page.lines
     head = [x for x in lines[:_EDGE_LINES] if x.top < _EDGE_ZONE * page.height]
     foot = [x for x in lines[-_EDGE_LINES:] if x.bottom > (1 - _EDGE_ZONE) * page.height]
@@ -241,7 +223,7 @@ def _shape(text: str) -> str:
     return re.sub(r"\d+", "#", " ".join(text.lower().split()))
 
 
-def _measure(lines: list[_Line]) -> _Layout:
+def _measure(lines: list[Line]) -> _Layout:
     sizes: Counter[float] = Counter()
     for line in lines:
         sizes[line.size] += len(line.text)
@@ -254,7 +236,7 @@ def _measure(lines: list[_Line]) -> _Layout:
     return _Layout(body, margin, rights[int(0.9 * (len(rights) - 1))])
 
 
-def _vocabulary(lines: list[_Line]) -> set[str]:
+def _vocabulary(lines: list[Line]) -> set[str]:
     words: set[str] = set()
     for line in lines:
         words.update(
@@ -265,11 +247,11 @@ def _vocabulary(lines: list[_Line]) -> set[str]:
 
 def _blocks(pages: list[_Page], layout: _Layout, vocab: set[str]) -> Iterator[Block]:
     """Lines and tables in reading order, folded into paragraphs and whole tables."""
-    para: list[_Line] = []
+    para: list[Line] = []
     pending: Grid | None = None  # a table that may continue on the next page or column
     for page in pages:
-        items: list[_Line | _Table] = [*page.lines, *page.tables]
-        items.sort(key=lambda item: (round(item.top), item.x0))
+        items: list[Line | _Table] = [*page.lines, *page.tables]
+        items.sort(key=lambda item: (round(item.rank[0]), item.rank[1], round(item.top), item.x0))
         for item in items:
             if isinstance(item, _Table):
                 if para:
@@ -305,7 +287,7 @@ def _grid_paragraphs(grid: Grid) -> Iterator[Para]:
         yield Para(text, ((0, page),) if page is not None else (), can_head=False)
 
 
-def _breaks(prev: _Line, line: _Line, layout: _Layout) -> bool:
+def _breaks(prev: Line, line: Line, layout: _Layout) -> bool:
     """Whether `line` starts a new paragraph rather than continuing `prev`."""
     same_page = line.page == prev.page
     if same_page and (line.top - prev.bottom > 0.8 * line.size or line.top < prev.top - 2):
@@ -317,12 +299,12 @@ def _breaks(prev: _Line, line: _Line, layout: _Layout) -> bool:
     return prev.text.endswith(":") or _short(prev, layout)
 
 
-def _short(line: _Line, layout: _Layout) -> bool:
+def _short(line: Line, layout: _Layout) -> bool:
     """Ends well before the right margin: the last line of a paragraph, or a heading."""
     return line.x1 < layout.right - 0.2 * layout.width
 
 
-def _paragraph(lines: list[_Line], layout: _Layout, vocab: set[str]) -> Para:
+def _paragraph(lines: list[Line], layout: _Layout, vocab: set[str]) -> Para:
     text = ""
     marks: list[tuple[int, int]] = []
     for line in lines:
@@ -339,7 +321,15 @@ def _paragraph(lines: list[_Line], layout: _Layout, vocab: set[str]) -> Para:
         large=first.size >= 1.2 * layout.body_size,
         size=first.size,
         left=first.x0,
+        centred=len(lines) == 1 and _centred(first, layout),
     )
+
+
+def _centred(line: Line, layout: _Layout) -> bool:
+    """A short line set in the middle of the text area: a title line."""
+    middle = (layout.margin + layout.right) / 2
+    short = line.x1 - line.x0 < 0.6 * layout.width and line.x0 > layout.margin + 0.1 * layout.width
+    return short and abs((line.x0 + line.x1) / 2 - middle) < 0.04 * layout.width
 
 
 def _join(text: str, nxt: str, vocab: set[str]) -> str:

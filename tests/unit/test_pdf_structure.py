@@ -87,3 +87,45 @@ def test_d_title_set_over_consecutive_lines_stays_one_title(tmp_path: Path) -> N
     )
     assert revenue.kind == ChunkKind.RULEBOOK
     assert _chunk_with(chunks, "Each segment").metadata["section"] == "Segment results"
+
+
+BALANCE_SHEET = [
+    ("Current assets", ()),
+    ("Cash and cash equivalents", ("$ 2,853", "$ 3,053")),
+    ("Accounts receivable", ("5,020", "4,911")),
+    ("Inventories", ("4,366", "4,034")),
+    ("Total current assets", ("12,239", "11,998")),
+    ("Property and equipment, net", ("8,738", "8,866")),
+    ("Goodwill", ("(1,051)", "-")),
+    ("Total assets", ("$ 20,977", "$ 20,864")),
+]
+
+
+def test_c_banded_financial_statement_is_one_table_whose_lines_carry_label_and_period(
+    tmp_path: Path,
+) -> None:
+    doc = DocumentPdf()
+    doc.body("Management reviews the financial position of the group at every year end.")
+    doc.title_lines("Acme Corporation and Subsidiaries", "Consolidated Balance Sheet")
+    doc.statement(
+        [("December 31,", "December 31,"), ("2024", "2023")],
+        BALANCE_SHEET,
+        scale="(Dollars in millions)",
+    )
+    doc.body("The accompanying notes are an integral part of this statement.")
+    chunks = load_rulebook(doc.save(tmp_path / "annual_report.pdf"))
+
+    tables = [c for c in chunks if c.kind == ChunkKind.TABLE]
+    assert {c.metadata["table"] for c in tables} == {1}, "one table, not one per shaded row"
+    lines = {line for c in tables for line in c.text.splitlines()}
+    assert "Cash and cash equivalents | December 31, 2024 | 2,853" in lines
+    assert "Cash and cash equivalents | December 31, 2023 | 3,053" in lines
+    assert "Total current assets | December 31, 2024 | 12,239" in lines
+    assert "Goodwill | December 31, 2024 | (1,051)" in lines
+    assert "Total assets | December 31, 2023 | 20,864" in lines
+    assert all(c.metadata["section"] == (
+        "Acme Corporation and Subsidiaries Consolidated Balance Sheet"
+    ) for c in tables)  # fmt: skip
+    assert "(Dollars in millions)" in tables[0].text
+    prose = [c.text for c in chunks if c.kind == ChunkKind.RULEBOOK]
+    assert not any("2,853" in text or "December 31," in text for text in prose)
