@@ -24,6 +24,7 @@ from pdfplumber.utils.exceptions import PdfminerException
 
 from knowledge.blocks import Block, Para, TableBlock
 from knowledge.errors import SourceError
+from knowledge.loaders.pdf_columns import read_columns
 from knowledge.loaders.pdf_figures import read_figures
 from knowledge.loaders.pdf_lines import BOLD_FONT, Line, line_from, rejoin_split_words
 from knowledge.loaders.pdf_statements import Statement, find_statements
@@ -84,6 +85,8 @@ def read_pdf(path: Path) -> list[Block]:
     rejoin_split_words([line for page in pages for line in page.lines])
     _drop_running_lines(pages)
     _read_statements(pages)
+    for page in pages:
+        page.lines = read_columns(page.lines)
     lines = [line for page in pages for line in page.lines]
     if not lines and not any(page.tables for page in pages):
         return []
@@ -300,7 +303,10 @@ def _breaks(prev: Line, line: Line, layout: _Layout) -> bool:
 
 
 def _short(line: Line, layout: _Layout) -> bool:
-    """Ends well before the right margin: the last line of a paragraph, or a heading."""
+    """Ends well before the right margin (of its column, when set in one): the last line of
+    a paragraph, or a heading."""
+    if line.right is not None:
+        return line.x1 < line.right - 0.2 * (line.right - layout.margin)
     return line.x1 < layout.right - 0.2 * layout.width
 
 

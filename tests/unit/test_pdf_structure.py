@@ -129,3 +129,34 @@ def test_c_banded_financial_statement_is_one_table_whose_lines_carry_label_and_p
     assert "(Dollars in millions)" in tables[0].text
     prose = [c.text for c in chunks if c.kind == ChunkKind.RULEBOOK]
     assert not any("2,853" in text or "December 31," in text for text in prose)
+
+
+LEFT_COLUMN = [
+    "a. Cataract",
+    "b. Benign prostatic hypertrophy",
+    "c. Hernia of all types",
+    "d. Hydrocele and varicocele treated together in one stay",
+    "e. Fistula in ano",
+]
+RIGHT_COLUMN = [
+    "m. Surgery of gall bladder and bile duct excluding malignancy",
+    "n. Sinusitis",
+    "o. Tonsillectomy",
+    "p. Joint replacement unless arising from an accident",
+    "q. Varicose veins",
+]
+
+
+def test_b_list_set_in_two_columns_reads_down_each_column(tmp_path: Path) -> None:
+    doc = DocumentPdf()
+    doc.heading("6.3 Specified disease waiting period")
+    doc.body("These conditions are covered after 24 months of continuous cover:")
+    doc.two_columns(LEFT_COLUMN, RIGHT_COLUMN)
+    doc.body("The waiting period applies afresh to any increase of the sum insured.")
+    chunks = load_rulebook(doc.save(tmp_path / "waiting.pdf"))
+
+    text = _chunk_with(chunks, "Cataract").text
+    positions = [text.find(item) for item in LEFT_COLUMN + RIGHT_COLUMN]
+    assert -1 not in positions, f"an item was cut or run into another: {text}"
+    assert positions == sorted(positions), "left column first, then the right one"
+    assert "excluding malignancy" not in text.split("b. Benign")[0]
