@@ -90,7 +90,7 @@ class _Walk:
                     listed = self._listed(i, heading, state, links)
                     weight = _LIST_ITEM if listed else _weight(para, heading, state, self.paras)
                     score = link.score + weight
-                    if i not in links or score > links[i].score:
+                    if i not in links or score >= links[i].score:  # ties: the later source
                         links[i] = _Link(score, source, trial, listed)
             state.offer(para, numbered=False, origin=i)
             if fits >= _MAX_FITS or seen >= _MAX_SEEN:

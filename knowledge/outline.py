@@ -26,6 +26,8 @@ from knowledge.numbering import (
 )
 
 _ROOT_WORDS = re.compile(r"(?i)^(annex(?:ure)?|appendix|schedule|exhibit)\b")
+_CONTINUED = re.compile(r"(?i)\s*[(\[]?\b(?:continued|cont['’]?d)\b[)\]]?\.?$")
+_RECENT = 16  # unnumbered titles remembered, for "... (Continued)" repeats
 _MAX_TITLE_LINES = 120  # characters of a title set over several lines
 _MAX_FIRST_BARE = 20  # "83 Tower Road North" on a cover page is an address, not section 83
 
@@ -79,6 +81,7 @@ class Outline:
         self._numbered_seen = False
         self._last: dict[Style, tuple[tuple[int, ...], int]] = {}  # runs on across subsections
         self._title_open = False  # the last paragraph was an unnumbered heading
+        self._recent: tuple[str, ...] = ()  # the last unnumbered titles, lower case
 
     def copy(self) -> Outline:
         twin = Outline()
@@ -86,6 +89,7 @@ class Outline:
         twin._numbered_seen = self._numbered_seen
         twin._last = dict(self._last)
         twin._title_open = self._title_open
+        twin._recent = self._recent
         return twin
 
     def find(self, style: Style) -> int | None:
@@ -155,6 +159,8 @@ class Outline:
                     # above "3.1" an unnumbered heading stands in for the missing "3."
                     self.path = [h for h in self.path if h.level is not None]
                     where = len(self.path)
+            if where == len(self.path):
+                where = self._after_subtitles()
             level = self.path[where].level if where < len(self.path) else None
             del self.path[where:]
             heading = Heading(
@@ -203,6 +209,38 @@ class Outline:
             return len(self.path)
         return None
 
+    def _open(self, title: str) -> bool:
+        """Whether a heading with this title is in the path or was seen lately."""
+        wanted = " ".join(title.lower().split())
+        return wanted in self._recent or any(h.label.lower() == wanted for h in self.path)
+
+    def _after_subtitles(self) -> int:
+        """Where a numbered heading that opens a new level goes: not under the unnumbered
+        subtitles that close the path ("Forward-Looking Statements" before "Item 1"), but
+        under an unnumbered heading in capitals, which can stand for a missing number."""
+        where = len(self.path)
+        while where and self.path[where - 1].style == PLAIN:
+            if self.path[where - 1].title.isupper():
+                break
+            where -= 1
+        return where
+
+    def _plain_level(self, title: str) -> int | None:
+        """Where an unnumbered heading goes: in place of the unnumbered heading under the
+        innermost numbered section ("Note 1 > Earnings per share" -> "Note 1 > Leases"), or,
+        for a heading in capitals, in place of an earlier one in capitals that stands for
+        a missing section number ("WAITING PERIODS > 3.1" -> "CLAIMS")."""
+        numbered = max(
+            (i for i, h in enumerate(self.path) if h.style not in (PLAIN, ROOT) and h.value),
+            default=-1,
+        )
+        if title.isupper():
+            for i in range(numbered):
+                if self.path[i].style == PLAIN and self.path[i].title.isupper():
+                    return i
+        where = self.find(PLAIN)
+        return where if where is not None and where > numbered else None
+
     def _under_own_numbers(self, found: Numbering) -> bool:
         family, depth = found.style
         return all(
@@ -214,6 +252,8 @@ class Outline:
     def _plain(self, text: str, para: Para, title_open: bool, origin: int | None) -> Heading | None:
         if not _looks_like_plain_heading(text, para):
             return None
+        if (more := _CONTINUED.search(text)) and self._open(text[: more.start()]):
+            return None  # "NOTES TO THE FINANCIAL STATEMENTS (Continued)" atop the next page
         root = para.large or bool(_ROOT_WORDS.match(text))
         style = ROOT if root else PLAIN
         title = clip(text.rstrip(":"))
@@ -222,10 +262,11 @@ class Outline:
             self.path.pop()
         elif root:
             self.path = [h for h in self.path if h.level is not None]
-        elif (where := self.find(PLAIN)) is not None:
+        elif (where := self._plain_level(title)) is not None:
             del self.path[where:]
         heading = Heading("", title, style, origin=origin)
         self.path.append(heading)
+        self._recent = (*self._recent[-_RECENT + 1 :], " ".join(title.lower().split()))
         return heading
 
 

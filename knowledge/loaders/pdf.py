@@ -156,7 +156,7 @@ def _figures_as_text(page: Page, box: tuple[float, float, float, float]) -> bool
         if (line := line_from(raw, page.page_number)) is not None
     ]
     rows = sum(1 for line in lines if read_figures(line) is not None)
-    return rows >= 3 and rows >= _FIGURE_SHARE * len(lines)
+    return rows >= 2 and rows >= _FIGURE_SHARE * len(lines)
 
 
 def _bold_cells(page: Page, table: Any) -> list[list[bool]]:

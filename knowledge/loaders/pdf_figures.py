@@ -88,11 +88,13 @@ class Column:
 
 def find_columns(rows: list[Figures]) -> list[Column]:
     """Figure columns from right edges that line up (figures are right-aligned)."""
-    edges = sorted((w.x1, w.x0) for row in rows for w in row.values if _has_digit(w.text))
+    edges = sorted(
+        (_digits_end(w), w.x0, w.x1) for row in rows for w in row.values if _has_digit(w.text)
+    )
     if not edges:
         return []
     size = median(row.line.size for row in rows)
-    groups: list[list[tuple[float, float]]] = [[edges[0]]]
+    groups: list[list[tuple[float, float, float]]] = [[edges[0]]]
     for edge in edges[1:]:
         if edge[0] - groups[-1][-1][0] <= 0.6 * size:
             groups[-1].append(edge)
@@ -100,7 +102,27 @@ def find_columns(rows: list[Figures]) -> list[Column]:
             groups.append([edge])
     needed = max(2, len(rows) // 5) if len(rows) >= 4 else 1
     kept = [g for g in groups if len(g) >= needed] or [max(groups, key=len)]
-    return [Column(min(x0 for _, x0 in g), max(x1 for x1, _ in g)) for g in kept]
+    columns = [Column(min(e[1] for e in g), max(e[2] for e in g)) for g in kept]
+    return _merge_overlapping(columns)
+
+
+def _digits_end(word: Word) -> float:
+    """Where the figure's last digit ends: "12.5%" and "(1,234)" line up on their digits."""
+    text = word.text
+    tail = len(text) - len(text.rstrip("%)*"))
+    return word.x1 - (word.x1 - word.x0) * tail / max(1, len(text))
+
+
+def _merge_overlapping(columns: list[Column]) -> list[Column]:
+    out: list[Column] = []
+    for column in columns:
+        if out and column.x0 < out[-1].x1 - 0.5 * min(
+            out[-1].x1 - out[-1].x0, column.x1 - column.x0
+        ):
+            out[-1] = Column(min(out[-1].x0, column.x0), max(out[-1].x1, column.x1))
+        else:
+            out.append(column)
+    return out
 
 
 def place(values: list[Word], columns: list[Column]) -> list[str]:

@@ -145,10 +145,18 @@ def _rejoin(words: list[Word], counts: Counter[str]) -> list[Word]:
 
 
 def _split_pair(left: str, right: str, counts: Counter[str]) -> bool:
+    if left.endswith(("’", "'")) and right in ("s", "s.", "s,"):
+        return True  # "Registrant’ s"
     a = re.search(r"[A-Za-z]+$", left)
     b = re.match(r"[A-Za-z]+[.,:;)]?$", right)
     if not a or not b:
         return False
     first, second = a.group().lower(), b.group().rstrip(".,:;)").lower()
     whole = counts.get(first + second, 0)
-    return whole >= 2 and min(counts[first], counts[second]) * 4 < whole
+    alone = min(_alone(first, counts), _alone(second, counts))
+    return whole >= 2 and alone * 4 < whole
+
+
+def _alone(piece: str, counts: Counter[str]) -> int:
+    """How often a piece stands as a word of its own ("s" of "3M’s" does not count)."""
+    return counts[piece] if len(piece) > 1 or piece in ("a", "i") else 0

@@ -19,8 +19,10 @@ from knowledge.loaders.pdf_lines import Line, Word
 from knowledge.loaders.tables import Grid, GridRow
 
 _MIN_ROWS = 3  # rows of figures before a run of lines counts as a table
+_MIN_ROWS_UNDER_HEADER = 2  # ... or under a header line of periods
 _LINE_GAP = 3.0  # times the font size: a wider vertical gap ends a table
 _PHRASE_GAP = 1.0  # times the font size between two header phrases on one line
+_COVER = 0.25  # share of a column's width a header phrase must cover to name it
 _MAX_NOTE = 100  # characters of a scale note: "(In millions, except per share data)"
 
 
@@ -53,11 +55,11 @@ def find_statements(
             continue
         end = _extend_down(lines, figures, i)
         rows = [f for f in figures[i:end] if f is not None and not f.years_only]
-        if len(rows) < _MIN_ROWS:
-            i += 1
-            continue
         region = _Region(lines, figures, rows)
         start = region.extend_up(i)
+        if len(rows) < (_MIN_ROWS_UNDER_HEADER if start < i else _MIN_ROWS):
+            i += 1
+            continue
         statement = region.build(start, end, carried if not found else None)
         if statement is not None:
             found.append(statement)
@@ -203,22 +205,29 @@ def _text(phrase: list[Word]) -> str:
 def _assign(phrases: list[list[Word]], columns: list[Column]) -> list[tuple[int, list[Word]]]:
     """Which columns each header phrase stands over.
 
-    A phrase over one column names that column; a lone phrase set between the first and
-    last columns ("Years Ended", "May 31,") spans them all.
+    A phrase names the columns it covers ("Three months ended" over two of four), or the
+    nearest one; a lone phrase set between the first and last columns ("Years Ended",
+    "May 31,") spans them all.
     """
-    if not phrases:
-        return []
     if len(phrases) == 1 and len(columns) > 1:
         centre = (phrases[0][0].x0 + phrases[0][-1].x1) / 2
         if columns[0].x1 < centre < columns[-1].x0:
             return [(j, phrases[0]) for j in range(len(columns))]
     pitch = _pitch(columns)
-    out = []
-    for j, column in enumerate(columns):
-        distance, phrase = min(((_gap(column, p), p) for p in phrases), key=lambda x: x[0])
-        if distance <= 0.25 * pitch:
-            out.append((j, phrase))
-    return out
+    out: list[tuple[int, list[Word]]] = []
+    for phrase in phrases:
+        covered = [
+            j for j, c in enumerate(columns) if _overlap(c, phrase) >= _COVER * (c.x1 - c.x0)
+        ]
+        if not covered:
+            nearest = min(range(len(columns)), key=lambda j: _gap(columns[j], phrase))
+            covered = [nearest] if _gap(columns[nearest], phrase) <= 0.5 * pitch else []
+        out.extend((j, phrase) for j in covered)
+    return sorted(out, key=lambda x: x[0])
+
+
+def _overlap(column: Column, phrase: list[Word]) -> float:
+    return min(column.x1, phrase[-1].x1) - max(column.x0, phrase[0].x0)
 
 
 def _gap(column: Column, phrase: list[Word]) -> float:
