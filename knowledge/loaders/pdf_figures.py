@@ -48,6 +48,8 @@ def read_figures(line: Line) -> Figures | None:
         start -= 1
     while 0 < start < len(words) and words[start].x0 - words[start - 1].x1 < _LABEL_GAP * line.size:
         start += 1  # "... of $95 and $103   5,020": figures begin after the gap
+    if start == 0 and len(words) > 2 and _YEAR.match(words[0].text):
+        start = 1  # "2019   $ 18   $ 283": a row of a table of years
     values = _merge_signs(words[start:])
     if not values or not any(_NUMBER.match(w.text) or _DASH.match(w.text) for w in values):
         return None

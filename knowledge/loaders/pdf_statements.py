@@ -19,9 +19,11 @@ from knowledge.loaders.pdf_lines import Line, Word
 from knowledge.loaders.tables import Grid, GridRow
 
 _MIN_ROWS = 3  # rows of figures before a run of lines counts as a table
-_MIN_ROWS_UNDER_HEADER = 2  # ... or under a header line of periods
+_MIN_ROWS_UNDER_HEADER = 1  # ... or under header lines over its figures
 _LINE_GAP = 3.0  # times the font size: a wider vertical gap ends a table
 _PHRASE_GAP = 1.0  # times the font size between two header phrases on one line
+_HEADER_SPAN = 2.5  # column pitches: the widest header phrase ("Years ended December 31,")
+_MIN_HEADER_WIDTH = 150.0
 _COVER = 0.25  # share of a column's width a header phrase must cover to name it
 _MAX_NOTE = 100  # characters of a scale note: "(In millions, except per share data)"
 
@@ -55,7 +57,11 @@ def find_statements(
             continue
         end = _extend_down(lines, figures, i)
         rows = [f for f in figures[i:end] if f is not None and not f.years_only]
-        region = _Region(lines, figures, rows)
+        columns = find_columns(rows)
+        if not columns:  # dashes only: nothing to line up
+            i += 1
+            continue
+        region = _Region(lines, figures, rows, columns)
         start = region.extend_up(i)
         if len(rows) < (_MIN_ROWS_UNDER_HEADER if start < i else _MIN_ROWS):
             i += 1
@@ -97,10 +103,16 @@ def _extend_down(lines: list[Line], figures: list[Figures | None], first: int) -
 class _Region:
     """The lines of one table of figures: where its columns and label area are."""
 
-    def __init__(self, lines: list[Line], figures: list[Figures | None], rows: list[Figures]):
+    def __init__(
+        self,
+        lines: list[Line],
+        figures: list[Figures | None],
+        rows: list[Figures],
+        columns: list[Column],
+    ):
         self.lines = lines
         self.figures = figures
-        self.columns = find_columns(rows)
+        self.columns = columns
         self.value_left = min(c.x0 for c in self.columns)
         label_right = max((r.label[-1].x1 for r in rows if r.label), default=0.0)
         self.size = median(row.line.size for row in rows)
@@ -133,8 +145,12 @@ class _Region:
         stub = [w for w in line.words if w.x1 <= self.boundary]
         if stub and over[0].x0 - stub[-1].x1 < 2 * line.size:
             return ""
-        if over[0].x0 < self.columns[0].x0 - 0.5 * _pitch(self.columns):
+        pitch = _pitch(self.columns)
+        if over[0].x0 < self.columns[0].x0 - 0.5 * pitch:
             return ""  # a title centred on the page, not a header over the figures
+        widest = max(p[-1].x1 - p[0].x0 for p in _phrases(over, line.size))
+        if widest > max(_HEADER_SPAN * pitch, _MIN_HEADER_WIDTH):
+            return ""  # a line of prose, not a column header
         return "header" if line.size <= self.size + 1 else ""
 
     def build(self, start: int, end: int, carried: Statement | None) -> Statement | None:
