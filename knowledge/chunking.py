@@ -142,8 +142,8 @@ def _table_chunks(
     grid: Grid, section: Section, number: int, intro: str, file_name: str
 ) -> Iterator[ChunkDraft]:
     head = f"{_head(section.path, file_name)} — table {number}"
-    if grid.caption:
-        head += f"\n{grid.caption}"
+    if grid.caption and all(row.group != grid.caption for row in grid.rows):
+        head += f"\n{grid.caption}"  # a scale note ("(Dollars in millions)"), not a group
     if intro:
         head += f"\n{intro}"
     budget = max(200, TARGET_CHARS - len(head) - 1)

@@ -26,6 +26,7 @@ _GUTTER = 1.5  # times the font size: the narrowest gutter
 _LINE_GAP = 2.0  # times the font size: a wider vertical gap ends a region
 _FILLED = 0.8  # a left-column line reaching this share of its column's width is running text
 _FILLED_SHARE = 0.4
+_MIN_WIDTH = 0.2  # each column's share of the region's width
 
 
 @dataclass
@@ -102,9 +103,12 @@ def _is_text_columns(lines: list[Line], region: _Region) -> bool:
     right_words = [[w for w in x.words if w.x0 >= region.right] for x in rows]
     if not _mostly_text(left_words) or not _mostly_text(right_words):
         return False
+    start = min(ws[0].x0 for ws in left_words if ws)
+    end = max(ws[-1].x1 for ws in right_words if ws)
+    if min(region.left - start, end - region.right) < _MIN_WIDTH * (end - start):
+        return False  # a hanging list marker ("i.   Central or State ..."), not a column
     if _markers(left_words) >= 2 and _markers(right_words) >= 2:
         return True
-    start = min(ws[0].x0 for ws in left_words if ws)
     width = region.left - start
     filled = sum(1 for ws in left_words if ws and ws[-1].x1 - start >= _FILLED * width)
     return filled >= _FILLED_SHARE * sum(1 for ws in left_words if ws)

@@ -64,8 +64,12 @@ def _figures_as_text(page: Page, box: Box) -> bool:
         for raw in area.extract_text_lines(return_chars=True, strip=True)
         if (line := line_from(raw, page.page_number)) is not None
     ]
-    rows = sum(1 for line in lines if read_figures(line) is not None)
-    return rows >= 2 and rows >= _FIGURE_SHARE * len(lines)
+    figures = [f for line in lines if (f := read_figures(line)) is not None]
+    if len(figures) < 2 or len(figures) < _FIGURE_SHARE * len(lines):
+        return False
+    values_from = min(f.values[0].x0 for f in figures)
+    first = lines[0]
+    return read_figures(first) is not None or first.x1 < values_from  # no header row inside
 
 
 def _bold_cells(page: Page, table: Any) -> list[list[bool]]:

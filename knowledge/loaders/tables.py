@@ -348,7 +348,7 @@ def render(grid: Grid) -> list[RenderedRow]:
     for row in grid.rows:
         lines = _cell_lines(row, label_cols, serial)
         if lines:
-            rendered.append(RenderedRow(lines, row.page, _context(row, grid.caption)))
+            rendered.append(RenderedRow(lines, row.page, _context(row)))
     return rendered
 
 
@@ -377,9 +377,8 @@ def _cell_lines(row: GridRow, label_cols: int, serial: bool) -> list[str]:
     return lines
 
 
-def _context(row: GridRow, caption: str) -> str:
-    """Group and column headers in force for a row (the caption heads the whole table)."""
-    parts = [row.group] if row.group and row.group != caption else []
+def _context(row: GridRow) -> str:
+    parts = [row.group] if row.group else []
     if row.header and any(row.header):
         parts.append("columns: " + " | ".join(h or "—" for h in row.header))
     return "; ".join(parts)
