@@ -43,7 +43,7 @@ def page_tables(page: Page) -> tuple[list[PageTable], list[Box]]:
         if any(other != box and _contains(other, box) for other in boxes):
             continue  # a cell pdfplumber also saw as a table of its own
         rows = table.extract()
-        if len(rows) < 2 or _figures_as_text(page, box):
+        if _figures_as_text(page, box):
             continue  # shaded bands behind a statement's rows: read as text (pdf_statements)
         raw = RawTable(rows, bold=_bold_cells(page, table), pages=[page.page_number] * len(rows))
         grid = normalize(raw)
@@ -65,6 +65,8 @@ def _figures_as_text(page: Page, box: Box) -> bool:
         if (line := line_from(raw, page.page_number)) is not None
     ]
     figures = [f for line in lines if (f := read_figures(line)) is not None]
+    if len(lines) == 1:
+        return len(figures) == 1  # one shaded row of a statement
     if len(figures) < 2 or len(figures) < _FIGURE_SHARE * len(lines):
         return False
     values_from = min(f.values[0].x0 for f in figures)
