@@ -42,7 +42,7 @@ class Figures:
 
 def read_figures(line: Line) -> Figures | None:
     """The line as label + figures, or None when it does not end in figures set apart."""
-    words = line.words
+    words = _unglue(line.words)
     start = len(words)
     while start > 0 and _is_value_token(words[start - 1].text):
         start -= 1
@@ -54,6 +54,21 @@ def read_figures(line: Line) -> Figures | None:
     if not values or not any(_NUMBER.match(w.text) or _DASH.match(w.text) for w in values):
         return None
     return Figures(line, words[:start], values)
+
+
+def _unglue(words: list[Word]) -> list[Word]:
+    """ "22.4%$ 1,672": a figure and the next one's currency sign printed without a space."""
+    out: list[Word] = []
+    for word in words:
+        if len(word.text) > 1 and word.text[-1] in "$€£" and _NUMBER.match(word.text[:-1]):
+            cut = word.x1 - (word.x1 - word.x0) / len(word.text)
+            out += [
+                Word(word.text[:-1], word.x0, cut, word.bold),
+                Word(word.text[-1], cut, word.x1, word.bold),
+            ]
+        else:
+            out.append(word)
+    return out
 
 
 def _is_value_token(text: str) -> bool:

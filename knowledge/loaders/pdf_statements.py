@@ -10,6 +10,7 @@ of a page becomes one Grid whose every value keeps its row label and its column 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from itertools import pairwise
 from statistics import median
@@ -18,6 +19,9 @@ from knowledge.loaders.pdf_figures import Column, Figures, find_columns, place, 
 from knowledge.loaders.pdf_lines import Line, Word
 from knowledge.loaders.tables import Grid, GridRow
 
+_PERIOD = re.compile(
+    r"(?i)^(?!\().*\b(?:year|years|quarter|months?|weeks?|ended|ending|as of|at|fiscal|period)\b"
+)
 _MIN_ROWS = 3  # rows of figures before a run of lines counts as a table
 _MIN_ROWS_UNDER_HEADER = 1  # ... or under header lines over its figures
 _LINE_GAP = 3.0  # times the font size: a wider vertical gap ends a table
@@ -186,16 +190,20 @@ def _headers(lines: list[Line], columns: list[Column], boundary: float) -> tuple
             continue
         stub = " ".join(w.text for w in line.words if w.x1 <= boundary)
         if stub:
-            (notes if stub.startswith("(") else stubs).append(stub)
+            stubs.append(stub)
         phrases = _phrases([w for w in line.words if w.x0 >= boundary], line.size)
-        for phrase in [p for p in phrases if _text(p).startswith("(") and _text(p).endswith(")")]:
-            notes.append(_text(phrase))
+        for phrase in [p for p in phrases if len(p) > 1 and _is_note(_text(p))]:
+            notes.append(_text(phrase))  # "(In millions)" over the figures; not "(Loss)"
             phrases.remove(phrase)
         for j, phrase in _assign(phrases, columns):
             parts[j].append(_text(phrase))
+    prefix = ""
+    if len(stubs) == 1 and _PERIOD.search(stubs[0]) and lines[-1].text.startswith(stubs[0]):
+        prefix = stubs[0]  # "At December 31," before "2022  2021": part of every header
+    else:
+        notes = [" ".join(stubs), *notes] if stubs else notes  # the label column's header
     if not any(parts):
         return [], " ".join(notes)
-    prefix = " ".join(stubs)
     header = [" ".join(filter(None, [prefix, *p])) for p in parts]
     return ["", *header], " ".join(notes)
 
