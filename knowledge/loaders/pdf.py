@@ -32,6 +32,7 @@ from knowledge.loaders.tables import Grid, continues, merge
 from knowledge.loaders.tables import text_of_grid as grid_text
 
 _PAGE_NUMBER = re.compile(r"(?i)^(page\s*)?[-–]?\s*\d{1,4}\s*[-–]?(\s*(of|/)\s*\d{1,4})?$")
+_DIGITS = re.compile(r"\d+")
 _EDGE_LINES = 6  # running headers and footers sit among a page's first or last lines
 _EDGE_ZONE = 0.2  # ... and within this share of the page height from its top or bottom
 _RUNNING_SHARE = 0.5  # a line is running if it repeats on at least this share of pages
@@ -99,10 +100,13 @@ def _read_page(page: Page) -> _Page:
 def _drop_running_lines(pages: list[_Page]) -> None:
     """Remove headers, footers and page numbers that repeat on most pages."""
     counts: Counter[str] = Counter()
+    numbers: dict[str, set[tuple[str, ...]]] = {}
     for page in pages:
-        counts.update({_shape(line.text) for line in _edges(page)})
+        for line in {_shape(x.text): x for x in _edges(page)}.values():
+            counts[_shape(line.text)] += 1
+            numbers.setdefault(_shape(line.text), set()).add(tuple(_DIGITS.findall(line.text)))
     needed = max(2, math.ceil(_RUNNING_SHARE * len(pages)))
-    running = {shape for shape, n in counts.items() if n >= needed}
+    running = {s for s, n in counts.items() if n >= needed and _one_number_varies(numbers[s])}
     for page in pages:
         edges = {id(line) for line in _edges(page)}
         page.lines = [
@@ -121,7 +125,13 @@ def _edges(page: _Page) -> list[Line]:
 
 
 def _shape(text: str) -> str:
-    return re.sub(r"\d+", "#", " ".join(text.lower().split()))
+    return _DIGITS.sub("#", " ".join(text.lower().split()))
+
+
+def _one_number_varies(seen: set[tuple[str, ...]]) -> bool:
+    """A running line changes its page number only ("Annual Report 2022 | 56"); rows of a
+    table carried over a page ("Item 63   63,130") change in every figure."""
+    return sum(1 for values in zip(*seen, strict=True) if len(set(values)) > 1) <= 1
 
 
 def _blocks(pages: list[_Page], layout: Layout, vocab: set[str]) -> Iterator[Block]:

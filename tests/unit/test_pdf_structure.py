@@ -160,3 +160,21 @@ def test_b_list_set_in_two_columns_reads_down_each_column(tmp_path: Path) -> Non
     assert -1 not in positions, f"an item was cut or run into another: {text}"
     assert positions == sorted(positions), "left column first, then the right one"
     assert "excluding malignancy" not in text.split("b. Benign")[0]
+
+
+def test_statement_continued_on_the_next_page_keeps_its_period_headers(tmp_path: Path) -> None:
+    doc = DocumentPdf()
+    doc.title_lines("Acme Corporation and Subsidiaries", "Consolidated Statement of Cash Flows")
+    rows = [
+        (f"Operating item number {n}", (f"{n},1{n % 10}0", f"({n},2{n % 10}0)"))
+        for n in range(1, 81)
+    ]
+    doc.statement([("2024", "2023")], rows, scale="(Millions)")  # runs onto page 2
+    chunks = load_rulebook(doc.save(tmp_path / "cash_flows.pdf"))
+
+    tables = [c for c in chunks if c.kind == ChunkKind.TABLE]
+    assert {c.metadata["table"] for c in tables} == {1}, "one table across the page break"
+    last = next(c for c in tables if "Operating item number 80 |" in c.text)
+    assert last.metadata.get("page_end", last.metadata["page"]) == 2
+    assert "Operating item number 80 | 2024 | 80,100" in last.text.splitlines()
+    assert "Operating item number 80 | 2023 | (80,200)" in last.text.splitlines()
