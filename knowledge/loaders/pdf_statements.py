@@ -10,26 +10,19 @@ of a page becomes one Grid whose every value keeps its row label and its column 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from itertools import pairwise
 from statistics import median
 
 from knowledge.loaders.pdf_figures import Column, Figures, find_columns, place, read_figures
-from knowledge.loaders.pdf_lines import Line, Word
+from knowledge.loaders.pdf_headers import column_pitch, is_note, read_headers, split_phrases
+from knowledge.loaders.pdf_lines import Line
 from knowledge.loaders.tables import Grid, GridRow
 
-_PERIOD = re.compile(
-    r"(?i)^(?!\().*\b(?:year|years|quarter|months?|weeks?|ended|ending|as of|at|fiscal|period)\b"
-)
 _MIN_ROWS = 3  # rows of figures before a run of lines counts as a table
 _MIN_ROWS_UNDER_HEADER = 1  # ... or under header lines over its figures
 _LINE_GAP = 3.0  # times the font size: a wider vertical gap ends a table
-_PHRASE_GAP = 1.0  # times the font size between two header phrases on one line
 _HEADER_SPAN = 2.5  # column pitches: the widest header phrase ("Years ended December 31,")
 _MIN_HEADER_WIDTH = 150.0
-_COVER = 0.25  # share of a column's width a header phrase must cover to name it
-_MAX_NOTE = 100  # characters of a scale note: "(In millions, except per share data)"
 
 
 @dataclass
@@ -139,7 +132,7 @@ class _Region:
     def _kind(self, line: Line, figures: Figures | None) -> str:
         if _is_row(figures):
             return ""
-        if _is_note(line.text):
+        if is_note(line.text):
             return "header"  # "(dollars in millions, except per share amounts)"
         over = [w for w in line.words if w.x0 >= self.boundary]
         if not over:
@@ -149,10 +142,10 @@ class _Region:
         stub = [w for w in line.words if w.x1 <= self.boundary]
         if stub and over[0].x0 - stub[-1].x1 < 2 * line.size:
             return ""
-        pitch = _pitch(self.columns)
+        pitch = column_pitch(self.columns)
         if over[0].x0 < self.columns[0].x0 - 0.5 * pitch:
             return ""  # a title centred on the page, not a header over the figures
-        widest = max(p[-1].x1 - p[0].x0 for p in _phrases(over, line.size))
+        widest = max(p[-1].x1 - p[0].x0 for p in split_phrases(over, line.size))
         if widest > max(_HEADER_SPAN * pitch, _MIN_HEADER_WIDTH):
             return ""  # a line of prose, not a column header
         return "header" if line.size <= self.size + 1 else ""
@@ -164,7 +157,7 @@ class _Region:
             k for k in range(start, first_row) if self._kind(self.lines[k], self.figures[k])
             == "header"
         }  # fmt: skip
-        header, notes = _headers(
+        header, notes = read_headers(
             [self.lines[k] for k in sorted(heads)], self.columns, self.boundary
         )
         if not header and carried is not None and carried.columns == len(self.columns):
@@ -176,92 +169,6 @@ class _Region:
         pages = sorted({line.page for line in lines})
         grid = Grid(header, rows, notes, False, pages)
         return Statement(grid, lines[0].top, min(x.x0 for x in lines), lines, len(self.columns))
-
-
-def _headers(lines: list[Line], columns: list[Column], boundary: float) -> tuple[list[str], str]:
-    """Column headers (one per figure column, after an empty one for the labels) and the
-    scale note ("(Dollars in millions)") from the header lines above a table."""
-    parts: list[list[str]] = [[] for _ in columns]
-    stubs: list[str] = []
-    notes: list[str] = []
-    for line in lines:
-        if _is_note(line.text):
-            notes.append(line.text)
-            continue
-        stub = " ".join(w.text for w in line.words if w.x1 <= boundary)
-        if stub:
-            stubs.append(stub)
-        phrases = _phrases([w for w in line.words if w.x0 >= boundary], line.size)
-        for phrase in [p for p in phrases if len(p) > 1 and _is_note(_text(p))]:
-            notes.append(_text(phrase))  # "(In millions)" over the figures; not "(Loss)"
-            phrases.remove(phrase)
-        for j, phrase in _assign(phrases, columns):
-            parts[j].append(_text(phrase))
-    prefix = ""
-    if len(stubs) == 1 and _PERIOD.search(stubs[0]) and lines[-1].text.startswith(stubs[0]):
-        prefix = stubs[0]  # "At December 31," before "2022  2021": part of every header
-    else:
-        notes = [" ".join(stubs), *notes] if stubs else notes  # the label column's header
-    if not any(parts):
-        return [], " ".join(notes)
-    header = [" ".join(filter(None, [prefix, *p])) for p in parts]
-    return ["", *header], " ".join(notes)
-
-
-def _is_note(text: str) -> bool:
-    return text.startswith("(") and text.endswith(")") and len(text) <= _MAX_NOTE
-
-
-def _phrases(words: list[Word], size: float) -> list[list[Word]]:
-    phrases: list[list[Word]] = []
-    for word in words:
-        if phrases and word.x0 - phrases[-1][-1].x1 <= _PHRASE_GAP * size:
-            phrases[-1].append(word)
-        else:
-            phrases.append([word])
-    return phrases
-
-
-def _text(phrase: list[Word]) -> str:
-    return " ".join(w.text for w in phrase)
-
-
-def _assign(phrases: list[list[Word]], columns: list[Column]) -> list[tuple[int, list[Word]]]:
-    """Which columns each header phrase stands over.
-
-    A phrase names the columns it covers ("Three months ended" over two of four), or the
-    nearest one; a lone phrase set between the first and last columns ("Years Ended",
-    "May 31,") spans them all.
-    """
-    if len(phrases) == 1 and len(columns) > 1:
-        centre = (phrases[0][0].x0 + phrases[0][-1].x1) / 2
-        if columns[0].x1 < centre < columns[-1].x0:
-            return [(j, phrases[0]) for j in range(len(columns))]
-    pitch = _pitch(columns)
-    out: list[tuple[int, list[Word]]] = []
-    for phrase in phrases:
-        covered = [
-            j for j, c in enumerate(columns) if _overlap(c, phrase) >= _COVER * (c.x1 - c.x0)
-        ]
-        if not covered:
-            nearest = min(range(len(columns)), key=lambda j: _gap(columns[j], phrase))
-            covered = [nearest] if _gap(columns[nearest], phrase) <= 0.5 * pitch else []
-        out.extend((j, phrase) for j in covered)
-    return sorted(out, key=lambda x: x[0])
-
-
-def _overlap(column: Column, phrase: list[Word]) -> float:
-    return min(column.x1, phrase[-1].x1) - max(column.x0, phrase[0].x0)
-
-
-def _gap(column: Column, phrase: list[Word]) -> float:
-    return max(0.0, phrase[0].x0 - column.x1, column.x0 - phrase[-1].x1)
-
-
-def _pitch(columns: list[Column]) -> float:
-    if len(columns) < 2:
-        return 80.0
-    return min(b.centre - a.centre for a, b in pairwise(columns))
 
 
 @dataclass
