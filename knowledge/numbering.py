@@ -102,8 +102,8 @@ def _roman(text: str) -> int:
 def capitalised(found: Numbering) -> bool:
     """Headings start with a capital; "1. the receipt of premium" is a list item."""
     rest = _SUB_MARKER.sub("", found.rest.strip(), count=1)  # "17. a) Stem cell ..."
-    if not rest:
-        return found.style[0] not in ("num", "roman", "upper")
+    if not rest:  # "PART II" alone is a heading; "Item 3." alone is a contents-table cell
+        return found.style[0] not in ("num", "roman", "upper", "item", "note")
     first = next((c for c in rest if c.isalpha()), "")
     return first.isupper() and not rest[0].isdigit()
 

@@ -47,6 +47,7 @@ class Heading:
     level: int | None = None  # heading level given by markup
     suffix: int = 0  # "Item 1A"
     origin: int | None = field(default=None, compare=False)  # index of the block it came from
+    size: float = field(default=0.0, compare=False)  # font size it was set in, 0 if unknown
 
     @property
     def label(self) -> str:
@@ -164,8 +165,9 @@ class Outline:
             level = self.path[where].level if where < len(self.path) else None
             del self.path[where:]
             heading = Heading(
-                found.number, title, found.style, found.value, whole, level, found.suffix, origin
-            )
+                found.number, title, found.style, found.value, whole, level, found.suffix, origin,
+                para.size,
+            )  # fmt: skip
             self.path.append(heading)
             self._last[found.style] = (found.value, found.suffix)
             return heading
@@ -208,6 +210,11 @@ class Outline:
         if same is None and (last == 1 or runs_on or first):
             return len(self.path)
         return None
+
+    def _set_larger(self, size: float) -> bool:
+        """Whether a numbered heading in the path is set larger: then a large title is a
+        section inside it ("GENERAL" under "ITEM 1. BUSINESS"), not a new document part."""
+        return size > 0 and any(h.value and h.size > size + 0.5 for h in self.path)
 
     def _open(self, title: str) -> bool:
         """Whether a heading with this title is in the path or was seen lately."""
@@ -254,7 +261,7 @@ class Outline:
             return None
         if (more := _CONTINUED.search(text)) and self._open(text[: more.start()]):
             return None  # "NOTES TO THE FINANCIAL STATEMENTS (Continued)" atop the next page
-        root = para.large or bool(_ROOT_WORDS.match(text))
+        root = (para.large and not self._set_larger(para.size)) or bool(_ROOT_WORDS.match(text))
         style = ROOT if root else PLAIN
         title = clip(text.rstrip(":"))
         if title_open and self.path and _continues_title(self.path[-1], style, title):

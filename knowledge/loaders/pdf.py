@@ -35,7 +35,8 @@ _PAGE_NUMBER = re.compile(r"(?i)^(page\s*)?[-–]?\s*\d{1,4}\s*[-–]?(\s*(of|/)
 _DIGITS = re.compile(r"\d+")
 _EDGE_LINES = 6  # running headers and footers sit among a page's first or last lines
 _EDGE_ZONE = 0.2  # ... and within this share of the page height from its top or bottom
-_RUNNING_SHARE = 0.5  # a line is running if it repeats on at least this share of pages
+_RUNNING_SHARE = 0.35  # a line is running if it repeats on this share of pages (left and
+# right pages often alternate two footers, each on half the pages)
 
 
 @dataclass
@@ -118,14 +119,20 @@ def _drop_running_lines(pages: list[_Page]) -> None:
 
 
 def _edges(page: _Page) -> list[Line]:
+    """Lines where running headers and footers stand: near the top or bottom of the page,
+    and the very first and last lines wherever they are (a footer right under short text)."""
     lines = page.lines
     head = [x for x in lines[:_EDGE_LINES] if x.top < _EDGE_ZONE * page.height]
     foot = [x for x in lines[-_EDGE_LINES:] if x.bottom > (1 - _EDGE_ZONE) * page.height]
-    return head + [x for x in foot if x not in head]
+    ends = [*lines[:1], *lines[-1:]]
+    return list({id(x): x for x in [*head, *foot, *ends]}.values())
 
 
 def _shape(text: str) -> str:
-    return _DIGITS.sub("#", " ".join(text.lower().split()))
+    """A line without its numbers (but how many it has): "2 NIKE, INC." and "NIKE, INC. 3"
+    are one running line; "NIKE, Inc." on the cover is not."""
+    words = " ".join(_DIGITS.sub(" ", text.lower()).split())
+    return f"{words} {'#' * len(_DIGITS.findall(text))}"
 
 
 def _one_number_varies(seen: set[tuple[str, ...]]) -> bool:
