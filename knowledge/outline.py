@@ -261,6 +261,8 @@ class Outline:
             return None
         if (more := _CONTINUED.search(text)) and self._open(text[: more.start()]):
             return None  # "NOTES TO THE FINANCIAL STATEMENTS (Continued)" atop the next page
+        if any(h.style in (PLAIN, ROOT) and h.title == clip(text.rstrip(":")) for h in self.path):
+            return None  # the same title again atop the next page: still that section
         root = (para.large and not self._set_larger(para.size)) or bool(_ROOT_WORDS.match(text))
         style = ROOT if root else PLAIN
         title = clip(text.rstrip(":"))

@@ -24,6 +24,7 @@ from pdfplumber.utils.exceptions import PdfminerException
 from knowledge.blocks import Block, Para, TableBlock
 from knowledge.errors import SourceError
 from knowledge.loaders.pdf_columns import read_columns
+from knowledge.loaders.pdf_figures import read_figures
 from knowledge.loaders.pdf_lines import Line, line_from, rejoin_split_words
 from knowledge.loaders.pdf_paragraphs import Layout, breaks, measure, paragraph, vocabulary
 from knowledge.loaders.pdf_statements import Statement, find_statements
@@ -33,6 +34,7 @@ from knowledge.loaders.tables import text_of_grid as grid_text
 
 _PAGE_NUMBER = re.compile(r"(?i)^(page\s*)?[-–]?\s*\d{1,4}\s*[-–]?(\s*(of|/)\s*\d{1,4})?$")
 _DIGITS = re.compile(r"\d+")
+_SECTION_RUN = 3  # pages in a row with the same line atop them: a running section title
 _EDGE_LINES = 6  # running headers and footers sit among a page's first or last lines
 _EDGE_ZONE = 0.2  # ... and within this share of the page height from its top or bottom
 _RUNNING_SHARE = 0.35  # a line is running if it repeats on this share of pages (left and
@@ -108,14 +110,41 @@ def _drop_running_lines(pages: list[_Page]) -> None:
             numbers.setdefault(_shape(line.text), set()).add(tuple(_DIGITS.findall(line.text)))
     needed = max(2, math.ceil(_RUNNING_SHARE * len(pages)))
     running = {s for s, n in counts.items() if n >= needed and _one_number_varies(numbers[s])}
-    for page in pages:
+    for page, section_titles in zip(pages, _section_headers(pages), strict=True):
         edges = {id(line) for line in _edges(page)}
+        dropped = running | section_titles
         page.lines = [
             line
             for line in page.lines
             if id(line) not in edges
-            or (_shape(line.text) not in running and not _PAGE_NUMBER.match(line.text))
+            or (_shape(line.text) not in dropped and not _PAGE_NUMBER.match(line.text))
         ]
+
+
+def _section_headers(pages: list[_Page]) -> list[set[str]]:
+    """Per page, the lines atop it that also top the pages around it: the running title of
+    a part of the document ("NOTES TO CONSOLIDATED FINANCIAL STATEMENTS" on every page of
+    the notes), which is not a new heading on each page."""
+    tops = [
+        {_shape(x.text) for x in page.lines[:_EDGE_LINES] if _titles_the_page(x, page)}
+        for page in pages
+    ]
+    out: list[set[str]] = [set() for _ in pages]
+    for i, shapes in enumerate(tops):
+        for shape in shapes:
+            start, end = i, i
+            while start > 0 and shape in tops[start - 1]:
+                start -= 1
+            while end + 1 < len(tops) and shape in tops[end + 1]:
+                end += 1
+            if end - start + 1 >= _SECTION_RUN:
+                out[i].add(shape)
+    return out
+
+
+def _titles_the_page(line: Line, page: _Page) -> bool:
+    """A line of words near the top (not the period header of a table of figures)."""
+    return line.top < _EDGE_ZONE * page.height and read_figures(line) is None
 
 
 def _edges(page: _Page) -> list[Line]:
