@@ -40,9 +40,12 @@ class DocumentPdf:
         self.pdf.multi_cell(0, LINE, text, new_x="LMARGIN", new_y="NEXT")
         self.pdf.ln(2)
 
-    def item(self, text: str) -> None:
-        """One line of a list, at the body margin like the text around it."""
+    def item(self, text: str, *, bold: bool = False) -> None:
+        """One line of a list, at the body margin like the text around it; a bold item is
+        set like the headings."""
+        self.pdf.set_font("helvetica", "B" if bold else "", 11 if bold else BODY_SIZE)
         self.pdf.cell(0, LINE, text, new_x="LMARGIN", new_y="NEXT")
+        self.pdf.set_font("helvetica", size=BODY_SIZE)
 
     def two_columns(self, left: Sequence[str], right: Sequence[str]) -> None:
         """Two lists side by side, each item on its own line, the columns starting together."""

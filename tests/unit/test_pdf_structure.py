@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from knowledge.documents import ChunkDraft, ChunkKind
 from knowledge.loaders.rulebooks import load_rulebook
 from tests.unit.generated_pdf import DocumentPdf
@@ -31,7 +33,12 @@ def _chunk_with(chunks: list[ChunkDraft], text: str) -> ChunkDraft:
     return found[0]
 
 
-def test_a_numbered_list_inside_a_section_does_not_take_over_the_outline(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "bold_items", [False, True], ids=["plain-items", "items-set-like-headings"]
+)
+def test_a_numbered_list_inside_a_section_does_not_take_over_the_outline(
+    tmp_path: Path, bold_items: bool
+) -> None:
     doc = DocumentPdf()
     for heading in ("1 PREAMBLE", "2 DEFINITIONS"):
         doc.heading(heading)
@@ -44,7 +51,7 @@ def test_a_numbered_list_inside_a_section_does_not_take_over_the_outline(tmp_pat
     doc.heading("3.2.1 Assisted reproduction")
     doc.body("These procedures are covered up to the limit in the schedule:")
     for n, name in enumerate(PROCEDURES, start=1):
-        doc.item(f"{n} {name}")
+        doc.item(f"{n} {name}", bold=bold_items)
     doc.heading("3.2.2 Health Check Up")
     doc.body("A preventive health check-up is paid once every three claim-free years.")
     doc.heading("4 EXCLUSIONS")
