@@ -71,6 +71,13 @@ def _unglue(words: list[Word]) -> list[Word]:
     return out
 
 
+def page_numbers(values: list[str]) -> bool:
+    """Whether a column of figures counts pages ("4, 10, 12, 12, 13 ..."): a table of
+    contents, whose lines name sections and where they start, not a table of facts."""
+    numbers = [int(v) for v in values if v.isdigit() and len(v) <= 3]
+    return len(values) >= 3 and len(numbers) == len(values) and numbers == sorted(numbers)
+
+
 def _is_value_token(text: str) -> bool:
     return bool(_NUMBER.match(text) or _DASH.match(text) or text in _CURRENCY or text in _PERCENT)
 

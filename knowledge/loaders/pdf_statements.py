@@ -13,7 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from statistics import median
 
-from knowledge.loaders.pdf_figures import Column, Figures, find_columns, place, read_figures
+from knowledge.loaders.pdf_figures import (
+    Column,
+    Figures,
+    find_columns,
+    page_numbers,
+    place,
+    read_figures,
+)
 from knowledge.loaders.pdf_headers import column_pitch, is_note, read_headers, split_phrases
 from knowledge.loaders.pdf_lines import Line
 from knowledge.loaders.tables import Grid, GridRow
@@ -64,11 +71,16 @@ def find_statements(
             i += 1
             continue
         statement = region.build(start, end, carried if not found else None)
-        if statement is not None:
+        if statement is not None and not _contents(statement.grid):
             found.append(statement)
             used.update(range(start, end))
         i = end
     return found, [line for k, line in enumerate(lines) if k not in used]
+
+
+def _contents(grid: Grid) -> bool:
+    """A table of contents set as text: left as text (it holds no facts to look up)."""
+    return grid.width == 2 and page_numbers([row.cells[1] for row in grid.rows if row.cells[1]])
 
 
 def _is_row(figures: Figures | None) -> bool:

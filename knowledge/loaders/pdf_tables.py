@@ -14,7 +14,7 @@ from typing import Any
 
 from pdfplumber.page import Page
 
-from knowledge.loaders.pdf_figures import read_figures
+from knowledge.loaders.pdf_figures import page_numbers, read_figures
 from knowledge.loaders.pdf_lines import BOLD_FONT, line_from
 from knowledge.loaders.tables import Grid, RawTable, is_text_grid, normalize
 
@@ -47,8 +47,8 @@ def page_tables(page: Page) -> tuple[list[PageTable], list[Box]]:
             continue  # shaded bands behind a statement's rows: read as text (pdf_statements)
         raw = RawTable(rows, bold=_bold_cells(page, table), pages=[page.page_number] * len(rows))
         grid = normalize(raw)
-        if grid is None:
-            continue  # a boxed paragraph: leave its text in the flow
+        if grid is None or page_numbers([r.cells[-1] for r in grid.rows if r.cells[-1]]):
+            continue  # a boxed paragraph or a table of contents: leave its text in the flow
         tables.append(PageTable(box[1], box[0], grid, is_text_grid(grid)))
         cut.append(box)
     return tables, cut
