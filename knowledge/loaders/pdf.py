@@ -34,6 +34,8 @@ from knowledge.loaders.tables import text_of_grid as grid_text
 
 _PAGE_NUMBER = re.compile(r"(?i)^(page\s*)?[-–]?\s*\d{1,4}\s*[-–]?(\s*(of|/)\s*\d{1,4})?$")
 _DIGITS = re.compile(r"\d+")
+_MIN_CONTENTS_ENTRIES = 5  # entries ending in page numbers that count up: a contents page
+_MIN_RUNNING = 3  # pages a running header or footer must be on, however short the document
 _SECTION_RUN = 3  # pages in a row with the same line atop them: a running section title
 _EDGE_LINES = 6  # running headers and footers sit among a page's first or last lines
 _EDGE_ZONE = 0.2  # ... and within this share of the page height from its top or bottom
@@ -59,12 +61,32 @@ def read_pdf(path: Path) -> list[Block]:
     rejoin_split_words([line for page in pages for line in page.lines])
     _drop_running_lines(pages)
     _read_statements(pages)
+    _mark_contents_pages(pages)
     for page in pages:
         page.lines = read_columns(page.lines)
     lines = [line for page in pages for line in page.lines]
     if not lines and not any(page.tables for page in pages):
         return []
     return list(_blocks(pages, measure(lines), vocabulary(lines)))
+
+
+def _mark_contents_pages(pages: list[_Page]) -> None:
+    """Lines of a table-of-contents page ("ITEM 1 Business ... 4") name headings that come
+    later; taken as headings themselves, they would own the document's outline."""
+    for page in pages:
+        numbers = [n for line in page.lines if (n := _page_reference(line)) is not None]
+        if len(numbers) >= _MIN_CONTENTS_ENTRIES and numbers == sorted(numbers):
+            for line in page.lines:
+                line.contents = True
+
+
+def _page_reference(line: Line) -> int | None:
+    """The page number a contents entry ends with, set apart ("Properties    12")."""
+    if len(line.words) < 2 or not re.fullmatch(r"\d{1,3}", line.words[-1].text):
+        return None
+    before = line.words[-2]
+    apart = line.words[-1].x0 - before.x1 >= 2 * line.size or before.text.endswith("...")
+    return int(line.words[-1].text) if apart else None
 
 
 def _read_statements(pages: list[_Page]) -> None:
@@ -108,7 +130,7 @@ def _drop_running_lines(pages: list[_Page]) -> None:
         for line in {_shape(x.text): x for x in _edges(page)}.values():
             counts[_shape(line.text)] += 1
             numbers.setdefault(_shape(line.text), set()).add(tuple(_DIGITS.findall(line.text)))
-    needed = max(2, math.ceil(_RUNNING_SHARE * len(pages)))
+    needed = max(_MIN_RUNNING, math.ceil(_RUNNING_SHARE * len(pages)))
     running = {s for s, n in counts.items() if n >= needed and _one_number_varies(numbers[s])}
     for page, section_titles in zip(pages, _section_headers(pages), strict=True):
         edges = {id(line) for line in _edges(page)}

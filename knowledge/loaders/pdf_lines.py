@@ -16,6 +16,7 @@ BOLD_FONT = re.compile(r"(?i)bold|black|heavy|semibold|demi")
 _CID = re.compile(r"\(cid:\d+\)")
 _LIGATURES = str.maketrans({"ﬁ": "fi", "ﬂ": "fl", "ﬀ": "ff", "ﬃ": "ffi", "ﬄ": "ffl", "\xa0": " "})
 _WORD = re.compile(r"[A-Za-z]+")
+_ROMAN = re.compile(r"^[IVX]{1,3}$")
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class Line:
     lead: str  # leading bold run when the rest of the line is not bold
     words: list[Word] = field(default_factory=list)
     right: float | None = None  # right edge of the column the line is set in, when in one
+    contents: bool = False  # on a table-of-contents page: names headings, is not one
     rank: tuple[float, int] = (0.0, 0)  # reading order on its page: (block top, column)
 
     def __post_init__(self) -> None:
@@ -147,6 +149,8 @@ def _rejoin(words: list[Word], counts: Counter[str]) -> list[Word]:
 def _split_pair(left: str, right: str, counts: Counter[str]) -> bool:
     if left.endswith(("’", "'")) and right in ("s", "s.", "s,"):
         return True  # "Registrant’ s"
+    if _ROMAN.match(left) and _ROMAN.match(right) and len(left + right) > 2:
+        return True  # "PART II I"
     a = re.search(r"[A-Za-z]+$", left)
     b = re.match(r"[A-Za-z]+[.,:;)]?$", right)
     if not a or not b:

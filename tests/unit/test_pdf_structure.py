@@ -185,3 +185,65 @@ def test_statement_continued_on_the_next_page_keeps_its_period_headers(tmp_path:
     assert last.metadata.get("page_end", last.metadata["page"]) == 2
     assert "Operating item number 80 | 2024 | 80,100" in last.text.splitlines()
     assert "Operating item number 80 | 2023 | (80,200)" in last.text.splitlines()
+
+
+CONTENTS = [
+    ("PART I", ""),
+    ("ITEM 1 Business", "2"),
+    ("ITEM 1A Risk Factors", "2"),
+    ("ITEM 2 Properties", "2"),
+    ("PART II", ""),
+    ("ITEM 5 Market for Common Equity", "3"),
+    ("ITEM 7 Management's Discussion and Analysis", "3"),
+    ("ITEM 8 Financial Statements", "3"),
+    ("PART III", ""),
+    ("ITEM 10 Directors and Officers", "4"),
+]
+REPORT = [
+    (
+        "PART I",
+        [
+            ("Item 1. Business", "We make software."),
+            ("Item 1A. Risk Factors", "Rivals compete on price."),
+            ("Item 2. Properties", "Our offices are leased."),
+        ],
+    ),
+    (
+        "PART II",
+        [
+            ("Item 5. Market for Common Equity", "Shares trade on Nasdaq."),
+            ("Item 7. Management's Discussion and Analysis", "Revenue grew by a tenth."),
+            ("Item 8. Financial Statements", "The statements follow."),
+        ],
+    ),
+    ("PART III", [("Item 10. Directors and Officers", "The board has nine members.")]),
+]
+
+
+def test_contents_page_and_cover_do_not_own_the_outline_of_an_annual_report(
+    tmp_path: Path,
+) -> None:
+    doc = DocumentPdf()
+    doc.heading("Acme Corporation", size=14)
+    doc.body("345 Park Avenue, San Jose, California 95110")
+    doc.heading("TABLE OF CONTENTS")
+    for title, page in CONTENTS:
+        doc.pdf.cell(150, 5, title)
+        doc.pdf.cell(0, 5, page, align="R", new_x="LMARGIN", new_y="NEXT")
+    for part, items in REPORT:
+        doc.pdf.add_page()
+        doc.heading(part)
+        for item, text in items:
+            doc.heading(item)
+            doc.body(text)
+    chunks = load_rulebook(doc.save(tmp_path / "annual_report.pdf"))
+
+    assert _chunk_with(chunks, "We make software.").metadata["section"] == (
+        "Part I > Item 1 Business"
+    )
+    assert _chunk_with(chunks, "Revenue grew").metadata["section"] == (
+        "Part II > Item 7 Management's Discussion and Analysis"
+    )
+    assert _chunk_with(chunks, "nine members").metadata["section"] == (
+        "Part III > Item 10 Directors and Officers"
+    )
