@@ -24,7 +24,7 @@ from pdfplumber.utils.exceptions import PdfminerException
 from knowledge.blocks import Block, Para, TableBlock
 from knowledge.errors import SourceError
 from knowledge.loaders.pdf_columns import read_columns
-from knowledge.loaders.pdf_figures import read_figures
+from knowledge.loaders.pdf_figures import page_numbers, read_figures
 from knowledge.loaders.pdf_lines import Line, line_from, rejoin_split_words
 from knowledge.loaders.pdf_paragraphs import Layout, breaks, measure, paragraph, vocabulary
 from knowledge.loaders.pdf_statements import Statement, find_statements
@@ -75,18 +75,18 @@ def _mark_contents_pages(pages: list[_Page]) -> None:
     later; taken as headings themselves, they would own the document's outline."""
     for page in pages:
         numbers = [n for line in page.lines if (n := _page_reference(line)) is not None]
-        if len(numbers) >= _MIN_CONTENTS_ENTRIES and numbers == sorted(numbers):
+        if len(numbers) >= _MIN_CONTENTS_ENTRIES and page_numbers(numbers):
             for line in page.lines:
                 line.contents = True
 
 
-def _page_reference(line: Line) -> int | None:
+def _page_reference(line: Line) -> str | None:
     """The page number a contents entry ends with, set apart ("Properties    12")."""
     if len(line.words) < 2 or not re.fullmatch(r"\d{1,3}", line.words[-1].text):
         return None
     before = line.words[-2]
     apart = line.words[-1].x0 - before.x1 >= 2 * line.size or before.text.endswith("...")
-    return int(line.words[-1].text) if apart else None
+    return line.words[-1].text if apart else None
 
 
 def _read_statements(pages: list[_Page]) -> None:

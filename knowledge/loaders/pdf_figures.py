@@ -75,7 +75,9 @@ def page_numbers(values: list[str]) -> bool:
     """Whether a column of figures counts pages ("4, 10, 12, 12, 13 ..."): a table of
     contents, whose lines name sections and where they start, not a table of facts."""
     numbers = [int(v) for v in values if v.isdigit() and len(v) <= 3]
-    return len(values) >= 3 and len(numbers) == len(values) and numbers == sorted(numbers)
+    if len(values) < 3 or len(numbers) != len(values) or numbers != sorted(numbers):
+        return False
+    return len(set(numbers)) >= 0.5 * len(numbers) and numbers[-1] - numbers[0] >= 3
 
 
 def _is_value_token(text: str) -> bool:
