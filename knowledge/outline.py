@@ -194,8 +194,8 @@ class Outline:
                 return same  # numbered only at this depth: 1.1, 1.2, 2.1
         if parent is not None:
             parent_value = list(self.path[parent].value)
-            if parent_value == prefix:
-                return parent + 1 if same is None and last <= 2 else None
+            if parent_value == prefix:  # a title line may open at "2.18" (an excerpt)
+                return parent + 1 if same is None and (last <= 2 or whole) else None
             if opens and _next_prefix(parent_value, prefix, jump):  # its heading was missed
                 self.path[parent] = Heading(
                     ".".join(map(str, prefix)), "", (family, depth - 1), tuple(prefix)
