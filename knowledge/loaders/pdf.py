@@ -74,10 +74,11 @@ def _mark_contents_pages(pages: list[_Page]) -> None:
     """Lines of a table-of-contents page ("ITEM 1 Business ... 4") name headings that come
     later; taken as headings themselves, they would own the document's outline."""
     for page in pages:
-        numbers = [n for line in page.lines if (n := _page_reference(line)) is not None]
+        entries = [k for k, line in enumerate(page.lines) if _page_reference(line) is not None]
+        numbers = [_page_reference(page.lines[k]) or "" for k in entries]
         if len(numbers) >= _MIN_CONTENTS_ENTRIES and page_numbers(numbers):
-            for line in page.lines:
-                line.contents = True
+            for line in page.lines[entries[0] : entries[-1] + 1]:
+                line.contents = True  # the list itself; a heading above it ("ITEM 8") stays
 
 
 def _page_reference(line: Line) -> str | None:
