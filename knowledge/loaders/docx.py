@@ -1,7 +1,7 @@
 """Word (.docx) rulebooks: paragraphs with their heading styles, and tables, in body order.
 
 Heading styles give the outline directly; many rulebooks instead type "3.1 Room rent" in
-bold body text, which the outline detection in `knowledge.chunking` also recognises, so
+bold body text, which the outline detection in `knowledge.outline` also recognises, so
 paragraphs carry their boldness. Page numbers do not exist in a .docx, so none are given.
 """
 
@@ -21,7 +21,7 @@ from docx.table import Table, _Cell
 from docx.text.paragraph import Paragraph
 from lxml.etree import XMLSyntaxError
 
-from knowledge.chunking import Block, Para, table_blocks
+from knowledge.blocks import Block, Para, table_blocks
 from knowledge.errors import SourceError
 from knowledge.loaders.tables import RawTable
 

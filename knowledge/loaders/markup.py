@@ -2,7 +2,7 @@
 
 Markdown and HTML say outright which lines are headings and which cells are table headers;
 plain text does not, so its lines are grouped into paragraphs here and the numbered or
-capitalised heading lines are left to the outline detection in `knowledge.chunking`.
+capitalised heading lines are left to the outline detection in `knowledge.outline`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from bs4 import BeautifulSoup, Comment, NavigableString, Tag
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from knowledge.chunking import Block, Para, table_blocks
+from knowledge.blocks import Block, Para, table_blocks
 from knowledge.errors import SourceError
 from knowledge.loaders.tables import RawTable
 

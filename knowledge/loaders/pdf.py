@@ -1,9 +1,9 @@
 """PDF rulebooks: prose in reading order without running headers and footers, tables whole.
 
-pdfplumber finds the ruled tables; their areas are cut out of the page text, so a table's
-values appear once, as header-carrying table chunks, instead of a second time as prose with
-the columns run together. Paragraphs are rebuilt from line geometry and font (gaps, short
-last lines, bold headings), which is what the outline detection downstream relies on.
+A page is read as ruled tables (`pdf_tables`), tables of figures set as text such as
+financial statements (`pdf_statements`), and lines of prose, with two-column regions read
+column by column (`pdf_columns`); lines are then folded into paragraphs
+(`pdf_paragraphs`) and tables carried over a page break are joined.
 """
 
 from __future__ import annotations
@@ -11,10 +11,9 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pdfplumber
 from pdfminer.pdfdocument import PDFPasswordIncorrect
@@ -22,64 +21,34 @@ from pdfminer.psexceptions import PSException
 from pdfplumber.page import Page
 from pdfplumber.utils.exceptions import PdfminerException
 
-from knowledge.chunking import Block, Para, TableBlock
+from knowledge.blocks import Block, Para, TableBlock
 from knowledge.errors import SourceError
-from knowledge.loaders.tables import Grid, RawTable, continues, is_text_grid, merge, normalize
+from knowledge.loaders.pdf_columns import read_columns
+from knowledge.loaders.pdf_figures import page_numbers, read_figures
+from knowledge.loaders.pdf_lines import Line, line_from, rejoin_split_words
+from knowledge.loaders.pdf_paragraphs import Layout, breaks, measure, paragraph, vocabulary
+from knowledge.loaders.pdf_statements import Statement, find_statements
+from knowledge.loaders.pdf_tables import PageTable, inside_any, page_tables
+from knowledge.loaders.tables import Grid, continues, merge
 from knowledge.loaders.tables import text_of_grid as grid_text
 
-_BOLD_FONT = re.compile(r"(?i)bold|black|heavy|semibold|demi")
-_MARKER = re.compile(
-    r"^(\(?\d{1,3}[.)]\s|\d{1,3}(\.\d{1,3})+\.?\s|\(?[a-zA-Z][.)]\s|\(?[ivxlcIVXLC]{1,6}[.)]\s"
-    r"|[-•▪●◦*–]\s)"
-)
 _PAGE_NUMBER = re.compile(r"(?i)^(page\s*)?[-–]?\s*\d{1,4}\s*[-–]?(\s*(of|/)\s*\d{1,4})?$")
-_CID = re.compile(r"\(cid:\d+\)")
-_LIGATURES = str.maketrans({"ﬁ": "fi", "ﬂ": "fl", "ﬀ": "ff", "ﬃ": "ffi", "ﬄ": "ffl", "\xa0": " "})
+_DIGITS = re.compile(r"\d+")
+_MIN_CONTENTS_ENTRIES = 5  # entries ending in page numbers that count up: a contents page
+_MIN_RUNNING = 3  # pages a running header or footer must be on, however short the document
+_SECTION_RUN = 3  # pages in a row with the same line atop them: a running section title
 _EDGE_LINES = 6  # running headers and footers sit among a page's first or last lines
 _EDGE_ZONE = 0.2  # ... and within this share of the page height from its top or bottom
-_RUNNING_SHARE = 0.5  # a line is running if it repeats on at least this share of pages
-
-
-@dataclass
-class _Line:
-    text: str
-    page: int
-    x0: float
-    x1: float
-    top: float
-    bottom: float
-    size: float
-    bold: bool
-    lead: str  # leading bold run when the rest of the line is not bold
-
-
-@dataclass
-class _Table:
-    top: float
-    x0: float
-    grid: Grid
-    as_text: bool  # a list laid out in a grid: read as text, not rendered as a table
+_RUNNING_SHARE = 0.35  # a line is running if it repeats on this share of pages (left and
+# right pages often alternate two footers, each on half the pages)
 
 
 @dataclass
 class _Page:
     number: int
     height: float
-    lines: list[_Line]
-    tables: list[_Table] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class _Layout:
-    """Document-wide measures that tell headings and list items from body text."""
-
-    body_size: float
-    margin: float
-    right: float
-
-    @property
-    def width(self) -> float:
-        return max(1.0, self.right - self.margin)
+    lines: list[Line]
+    tables: list[PageTable] = field(default_factory=list)
 
 
 def read_pdf(path: Path) -> list[Block]:
@@ -89,11 +58,46 @@ def read_pdf(path: Path) -> list[Block]:
             pages = [_read_page(page) for page in pdf.pages]
     except (PdfminerException, PSException) as exc:  # damage can surface on any page
         raise _open_error(path, exc) from exc
+    rejoin_split_words([line for page in pages for line in page.lines])
     _drop_running_lines(pages)
+    _read_statements(pages)
+    _mark_contents_pages(pages)
+    for page in pages:
+        page.lines = read_columns(page.lines)
     lines = [line for page in pages for line in page.lines]
     if not lines and not any(page.tables for page in pages):
         return []
-    return list(_blocks(pages, _measure(lines), _vocabulary(lines)))
+    return list(_blocks(pages, measure(lines), vocabulary(lines)))
+
+
+def _mark_contents_pages(pages: list[_Page]) -> None:
+    """Lines of a table-of-contents page ("ITEM 1 Business ... 4") name headings that come
+    later; taken as headings themselves, they would own the document's outline."""
+    for page in pages:
+        entries = [k for k, line in enumerate(page.lines) if _page_reference(line) is not None]
+        numbers = [_page_reference(page.lines[k]) or "" for k in entries]
+        if len(numbers) >= _MIN_CONTENTS_ENTRIES and page_numbers(numbers):
+            for line in page.lines[entries[0] : entries[-1] + 1]:
+                line.contents = True  # the list itself; a heading above it ("ITEM 8") stays
+
+
+def _page_reference(line: Line) -> str | None:
+    """The page number a contents entry ends with, set apart ("Properties    12")."""
+    if len(line.words) < 2 or not re.fullmatch(r"\d{1,3}", line.words[-1].text):
+        return None
+    before = line.words[-2]
+    apart = line.words[-1].x0 - before.x1 >= 2 * line.size or before.text.endswith("...")
+    return line.words[-1].text if apart else None
+
+
+def _read_statements(pages: list[_Page]) -> None:
+    """Tables of figures set as text (financial statements) become tables of their page."""
+    carried: Statement | None = None
+    for page in pages:
+        found, page.lines = find_statements(page.lines, carried)
+        page.tables.extend(PageTable(s.top, s.x0, s.grid, False) for s in found)
+        page.tables.sort(key=lambda t: t.top)
+        carried = found[-1] if found else None
 
 
 def _open_error(path: Path, exc: Exception) -> SourceError:
@@ -109,171 +113,97 @@ def _open_error(path: Path, exc: Exception) -> SourceError:
 
 
 def _read_page(page: Page) -> _Page:
-    tables, cut = _page_tables(page)
-    body = page.filter(lambda obj: not _inside_any(obj, cut)) if cut else page
+    tables, cut = page_tables(page)
+    body = page.filter(lambda obj: not inside_any(obj, cut)) if cut else page
     lines = [
         line
         for raw in body.extract_text_lines(return_chars=True, strip=True)
-        if (line := _line(raw, page.page_number)) is not None
+        if (line := line_from(raw, page.page_number)) is not None
     ]
     return _Page(page.page_number, float(page.height), lines, tables)
-
-
-def _page_tables(page: Page) -> tuple[list[_Table], list[tuple[float, float, float, float]]]:
-    found = page.find_tables()
-    boxes = [t.bbox for t in found]
-    tables, cut = [], []
-    for table, box in zip(found, boxes, strict=True):
-        if any(other != box and _contains(other, box) for other in boxes):
-            continue  # a cell pdfplumber also saw as a table of its own
-        rows = table.extract()
-        raw = RawTable(rows, bold=_bold_cells(page, table), pages=[page.page_number] * len(rows))
-        grid = normalize(raw)
-        if grid is None:
-            continue  # a boxed paragraph: leave its text in the flow
-        tables.append(_Table(box[1], box[0], grid, is_text_grid(grid)))
-        cut.append(box)
-    return tables, cut
-
-
-def _bold_cells(page: Page, table: Any) -> list[list[bool]]:
-    """Per cell, whether its text is bold: header rows and row-header columns show that way."""
-    chars = [c for c in page.chars if c["text"].strip() and _centre_in(c, table.bbox)]
-    flags = []
-    for row in table.rows:
-        in_row = [c for c in chars if _centre_in(c, row.bbox)]
-        flags.append([_mostly_bold(in_row, cell) for cell in row.cells])
-    return flags
-
-
-def _mostly_bold(chars: list[dict[str, Any]], cell: Sequence[float] | None) -> bool:
-    if cell is None:
-        return False
-    inside = [c for c in chars if _centre_in(c, cell)]
-    bold = sum(1 for c in inside if _BOLD_FONT.search(c.get("fontname", "")))
-    return bool(inside) and bold >= 0.6 * len(inside)
-
-
-def _contains(outer: Sequence[float], inner: Sequence[float]) -> bool:
-    return (
-        outer[0] - 1 <= inner[0]
-        and outer[1] - 1 <= inner[1]
-        and inner[2] <= outer[2] + 1
-        and inner[3] <= outer[3] + 1
-    )
-
-
-def _centre_in(obj: dict[str, Any], box: Sequence[float]) -> bool:
-    x = (obj["x0"] + obj["x1"]) / 2
-    y = (obj["top"] + obj["bottom"]) / 2
-    return box[0] - 1 <= x <= box[2] + 1 and box[1] - 1 <= y <= box[3] + 1
-
-
-def _inside_any(obj: dict[str, Any], boxes: list[tuple[float, float, float, float]]) -> bool:
-    if "x0" not in obj or "top" not in obj:
-        return False
-    return any(_centre_in(obj, box) for box in boxes)
-
-
-def _line(raw: dict[str, Any], page: int) -> _Line | None:
-    text = _clean(raw["text"])
-    chars = [c for c in raw["chars"] if c["text"].strip()]
-    if not text or not chars:
-        return None
-    bold = [bool(_BOLD_FONT.search(c.get("fontname", ""))) for c in chars]
-    lead = ""
-    if bold[0] and not all(bold):
-        lead = _prefix_with(text, sum(len(c["text"]) for c in chars[: bold.index(False)]))
-    sizes = sorted(c["size"] for c in chars)
-    return _Line(
-        text=text,
-        page=page,
-        x0=float(raw["x0"]),
-        x1=float(raw["x1"]),
-        top=float(raw["top"]),
-        bottom=float(raw["bottom"]),
-        size=round(float(sizes[len(sizes) // 2]), 1),
-        bold=sum(bold) >= 0.8 * len(bold),
-        lead=lead,
-    )
-
-
-def _prefix_with(text: str, visible: int) -> str:
-    """The start of `text` holding `visible` non-space characters."""
-    seen = 0
-    for i, ch in enumerate(text):
-        if seen == visible:
-            return text[:i].strip()
-        seen += not ch.isspace()
-    return text
-
-
-def _clean(text: str) -> str:
-    text = _CID.sub("", text.translate(_LIGATURES)).replace("\xad", "")
-    return " ".join(text.split())
 
 
 def _drop_running_lines(pages: list[_Page]) -> None:
     """Remove headers, footers and page numbers that repeat on most pages."""
     counts: Counter[str] = Counter()
+    numbers: dict[str, set[tuple[str, ...]]] = {}
     for page in pages:
-        counts.update({_shape(line.text) for line in _edges(page)})
-    needed = max(2, math.ceil(_RUNNING_SHARE * len(pages)))
-    running = {shape for shape, n in counts.items() if n >= needed}
-    for page in pages:
+        for line in {_shape(x.text): x for x in _edges(page)}.values():
+            counts[_shape(line.text)] += 1
+            numbers.setdefault(_shape(line.text), set()).add(tuple(_DIGITS.findall(line.text)))
+    needed = max(_MIN_RUNNING, math.ceil(_RUNNING_SHARE * len(pages)))
+    running = {s for s, n in counts.items() if n >= needed and _one_number_varies(numbers[s])}
+    for page, section_titles in zip(pages, _section_headers(pages), strict=True):
         edges = {id(line) for line in _edges(page)}
+        dropped = running | section_titles
         page.lines = [
             line
             for line in page.lines
             if id(line) not in edges
-            or (_shape(line.text) not in running and not _PAGE_NUMBER.match(line.text))
+            or (_shape(line.text) not in dropped and not _PAGE_NUMBER.match(line.text))
         ]
 
 
-def _edges(page: _Page) -> list[_Line]:
+def _section_headers(pages: list[_Page]) -> list[set[str]]:
+    """Per page, the lines atop it that also top the pages around it: the running title of
+    a part of the document ("NOTES TO CONSOLIDATED FINANCIAL STATEMENTS" on every page of
+    the notes), which is not a new heading on each page."""
+    tops = [
+        {_shape(x.text) for x in page.lines[:_EDGE_LINES] if _titles_the_page(x, page)}
+        for page in pages
+    ]
+    out: list[set[str]] = [set() for _ in pages]
+    for i, shapes in enumerate(tops):
+        for shape in shapes:
+            start, end = i, i
+            while start > 0 and shape in tops[start - 1]:
+                start -= 1
+            while end + 1 < len(tops) and shape in tops[end + 1]:
+                end += 1
+            if end - start + 1 >= _SECTION_RUN:
+                out[i].add(shape)
+    return out
+
+
+def _titles_the_page(line: Line, page: _Page) -> bool:
+    """A line of words near the top (not the period header of a table of figures)."""
+    return line.top < _EDGE_ZONE * page.height and read_figures(line) is None
+
+
+def _edges(page: _Page) -> list[Line]:
+    """Lines where running headers and footers stand: near the top or bottom of the page,
+    and the very first and last lines wherever they are (a footer right under short text)."""
     lines = page.lines
     head = [x for x in lines[:_EDGE_LINES] if x.top < _EDGE_ZONE * page.height]
     foot = [x for x in lines[-_EDGE_LINES:] if x.bottom > (1 - _EDGE_ZONE) * page.height]
-    return head + [x for x in foot if x not in head]
+    ends = [*lines[:1], *lines[-1:]]
+    return list({id(x): x for x in [*head, *foot, *ends]}.values())
 
 
 def _shape(text: str) -> str:
-    return re.sub(r"\d+", "#", " ".join(text.lower().split()))
+    """A line without its numbers (but how many it has): "2 NIKE, INC." and "NIKE, INC. 3"
+    are one running line; "NIKE, Inc." on the cover is not."""
+    words = " ".join(_DIGITS.sub(" ", text.lower()).split())
+    return f"{words} {'#' * len(_DIGITS.findall(text))}"
 
 
-def _measure(lines: list[_Line]) -> _Layout:
-    sizes: Counter[float] = Counter()
-    for line in lines:
-        sizes[line.size] += len(line.text)
-    body = sizes.most_common(1)[0][0]
-    body_lines = [x for x in lines if abs(x.size - body) <= 0.6] or lines
-    lefts = Counter(round(x.x0 / 2) * 2 for x in body_lines)
-    common = [x for x, n in lefts.items() if n >= 0.1 * len(body_lines)]
-    margin = min(common) if common else min(lefts)
-    rights = sorted(x.x1 for x in body_lines)
-    return _Layout(body, margin, rights[int(0.9 * (len(rights) - 1))])
+def _one_number_varies(seen: set[tuple[str, ...]]) -> bool:
+    """A running line changes its page number only ("Annual Report 2022 | 56"); rows of a
+    table carried over a page ("Item 63   63,130") change in every figure."""
+    return sum(1 for values in zip(*seen, strict=True) if len(set(values)) > 1) <= 1
 
 
-def _vocabulary(lines: list[_Line]) -> set[str]:
-    words: set[str] = set()
-    for line in lines:
-        words.update(
-            w.lower() for w in re.findall(r"[A-Za-z]+(?:-[A-Za-z]+)+|[A-Za-z]+", line.text)
-        )
-    return words
-
-
-def _blocks(pages: list[_Page], layout: _Layout, vocab: set[str]) -> Iterator[Block]:
+def _blocks(pages: list[_Page], layout: Layout, vocab: set[str]) -> Iterator[Block]:
     """Lines and tables in reading order, folded into paragraphs and whole tables."""
-    para: list[_Line] = []
+    para: list[Line] = []
     pending: Grid | None = None  # a table that may continue on the next page or column
     for page in pages:
-        items: list[_Line | _Table] = [*page.lines, *page.tables]
-        items.sort(key=lambda item: (round(item.top), item.x0))
+        items: list[Line | PageTable] = [*page.lines, *page.tables]
+        items.sort(key=lambda item: (round(item.rank[0]), item.rank[1], round(item.top), item.x0))
         for item in items:
-            if isinstance(item, _Table):
+            if isinstance(item, PageTable):
                 if para:
-                    yield _paragraph(para, layout, vocab)
+                    yield paragraph(para, layout, vocab)
                     para = []
                 if item.as_text:
                     if pending is not None:
@@ -290,12 +220,12 @@ def _blocks(pages: list[_Page], layout: _Layout, vocab: set[str]) -> Iterator[Bl
             if pending is not None:
                 yield TableBlock(pending)
                 pending = None
-            if para and _breaks(para[-1], item, layout):
-                yield _paragraph(para, layout, vocab)
+            if para and breaks(para[-1], item, layout):
+                yield paragraph(para, layout, vocab)
                 para = []
             para.append(item)
     if para:
-        yield _paragraph(para, layout, vocab)
+        yield paragraph(para, layout, vocab)
     if pending is not None:
         yield TableBlock(pending)
 
@@ -303,52 +233,3 @@ def _blocks(pages: list[_Page], layout: _Layout, vocab: set[str]) -> Iterator[Bl
 def _grid_paragraphs(grid: Grid) -> Iterator[Para]:
     for text, page in grid_text(grid):
         yield Para(text, ((0, page),) if page is not None else (), can_head=False)
-
-
-def _breaks(prev: _Line, line: _Line, layout: _Layout) -> bool:
-    """Whether `line` starts a new paragraph rather than continuing `prev`."""
-    same_page = line.page == prev.page
-    if same_page and (line.top - prev.bottom > 0.8 * line.size or line.top < prev.top - 2):
-        return True
-    if _MARKER.match(line.text) or abs(line.size - prev.size) > 0.5:
-        return True
-    if line.bold and not prev.bold and _short(line, layout):  # a heading, not bold emphasis
-        return True
-    return prev.text.endswith(":") or _short(prev, layout)
-
-
-def _short(line: _Line, layout: _Layout) -> bool:
-    """Ends well before the right margin: the last line of a paragraph, or a heading."""
-    return line.x1 < layout.right - 0.2 * layout.width
-
-
-def _paragraph(lines: list[_Line], layout: _Layout, vocab: set[str]) -> Para:
-    text = ""
-    marks: list[tuple[int, int]] = []
-    for line in lines:
-        text = _join(text, line.text, vocab) if text else line.text
-        if not marks or marks[-1][1] != line.page:
-            marks.append((max(0, len(text) - len(line.text)), line.page))
-    first = lines[0]
-    return Para(
-        text=text,
-        pages=tuple(marks),
-        bold=all(x.bold for x in lines),
-        lead=first.lead,
-        indented=first.x0 > layout.margin + 6,
-        large=first.size >= 1.2 * layout.body_size,
-    )
-
-
-def _join(text: str, nxt: str, vocab: set[str]) -> str:
-    """Join wrapped lines, undoing hyphenation the document itself does not use."""
-    broken = re.search(r"([A-Za-z]+)-$", text)
-    head = re.match(r"[A-Za-z]+", nxt)
-    if not broken or not head:
-        return f"{text} {nxt}"
-    first, second = broken.group(1), head.group(0)
-    hyphenated = f"{first}-{second}".lower() in vocab
-    closed = f"{first}{second}".lower() in vocab
-    if first[-1].islower() and second[0].islower() and (closed or not hyphenated):
-        return text[:-1] + nxt
-    return text + nxt

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from knowledge.chunking import Block, chunk_document
+from knowledge.blocks import Block
+from knowledge.chunking import chunk_document
 from knowledge.documents import ChunkDraft
 from knowledge.errors import SourceError
 from knowledge.loaders.docx import read_docx

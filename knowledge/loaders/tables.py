@@ -313,7 +313,7 @@ def text_of_grid(grid: Grid) -> list[tuple[str, int | None]]:
 
 def continues(prev: Grid, nxt: Grid) -> bool:
     """Whether `nxt` is `prev` carried over to the next page (or the next column)."""
-    if prev.width != nxt.width or nxt.caption:
+    if prev.width != nxt.width or (nxt.caption and nxt.caption != prev.caption):
         return False
     if nxt.header and not nxt.header_guessed:
         return nxt.header == prev.header

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from knowledge.chunking import TARGET_CHARS, Block, Para, TableBlock, chunk_document
+from knowledge.blocks import Block, Para, TableBlock
+from knowledge.chunking import TARGET_CHARS, chunk_document
 from knowledge.documents import ChunkDraft, ChunkKind
 from knowledge.loaders.tables import RawTable, continues, merge, normalize
 
@@ -274,3 +275,49 @@ def test_large_table_is_split_by_rows_repeating_its_context() -> None:
     body = [line for c in tables for line in c.text.splitlines()[2:]]
     assert len(body) == 80 and len(set(body)) == 80, "every cell once, none lost"
     assert "Procedure number 39 | Plan B | Not covered" in body
+
+
+def test_annual_report_parts_items_and_notes_make_the_outline_not_the_cover_page() -> None:
+    chunks = _chunks(
+        Para("345 Park Avenue, San Jose, California 95110", bold=True),
+        Para("(Address of principal executive offices)"),
+        Para("PART I", bold=True),
+        Para("Item 1. Business", bold=True),
+        Para("We make software for creative professionals."),
+        Para("Item 1A. Risk Factors", bold=True),
+        Para("Competition could reduce our revenue."),
+        Para("Item 2. Properties", bold=True),
+        Para("Our head office is leased."),
+        Para("PART II", bold=True),
+        Para("Item 7. Management's Discussion and Analysis", bold=True),
+        Para("Revenue grew in every segment."),
+        Para("Item 8. Financial Statements and Supplementary Data", bold=True),
+        Para("Notes to Consolidated Financial Statements", bold=True),
+        Para("Note 1 – Significant Accounting Policies", bold=True),
+        Para("Revenue is recognised when control passes to the customer."),
+        Para("Leases", bold=True),
+        Para("Leases longer than twelve months are recorded on the balance sheet."),
+        Para("NOTES TO CONSOLIDATED FINANCIAL STATEMENTS (Continued)", bold=True),
+        Para("Short leases are expensed as incurred."),
+        Para("Note 2 – Legal Proceedings", bold=True),
+        Para("The company is defending a patent claim in Delaware."),
+    )
+    sections = dict(zip([c.text.split("\n", 1)[1] for c in chunks], _sections(chunks), strict=True))
+    assert sections["We make software for creative professionals."] == "Part I > Item 1 Business"
+    assert sections["Competition could reduce our revenue."] == "Part I > Item 1A Risk Factors"
+    item8 = "Part II > Item 8 Financial Statements and Supplementary Data"
+    notes = item8  # "Notes to ..." only titles the notes: each note is a section of Item 8
+    assert sections["Revenue is recognised when control passes to the customer."] == (
+        f"{notes} > Note 1 Significant Accounting Policies"
+    )
+    assert (
+        sections[
+            "Leases longer than twelve months are recorded on the balance sheet.\n"
+            "NOTES TO CONSOLIDATED FINANCIAL STATEMENTS (Continued)\n"
+            "Short leases are expensed as incurred."
+        ]
+        == f"{notes} > Note 1 Significant Accounting Policies > Leases"
+    )
+    assert sections["The company is defending a patent claim in Delaware."] == (
+        f"{notes} > Note 2 Legal Proceedings"
+    )
