@@ -23,8 +23,9 @@ from bot.conversation.text import content_words, sentences
 # Words that shape a question without saying what it is about.
 _GENERIC = (
     "tell explain know please want need much many long give show list mean get detail details "
-    "information question answer kind type find let help like would could also exactly "
-    "actually currently still already ever able per thing things way something anything "
+    "information question answer kind type option options choice choices find let help like "
+    "would could also exactly actually currently still already ever able per thing things way "
+    "something anything "
     "happen happens say says said regarding related case done rs inr usd eur gbp lakh "
     "crore one two three four five six seven eight nine ten twelve fifteen twenty thirty"
 )
@@ -128,6 +129,23 @@ WANTED_KINDS = {
     "percent": {"percent", "fraction"},
     "number": {"number", "percent", "fraction"},
 }
+# Questions about what a thing is, holds or depends on, or how it is worked out: the
+# answer is a description, even when the thing is an amount ("what constitutes audit fees?").
+_DESCRIBES = re.compile(
+    r"^\W*(?:why|where|who|whom)\b|\bwhat (?:constitutes?|causes?d?|drives?|drove|determines?)\b"
+    r"|\b(?:include[sd]?|consists? of|comprises?d?(?: of)?|represents?|relates? to|subject to"
+    r"|used for|attributable to|made up of|mean|defined)\s*\??\s*$"
+    r"|\bwhat (?:is|are|was|were) the (?:definition|meaning|purpose|reasons?|basis|method)\b"
+    r"|^\W*how (?:is|are|was|were|do|does|did)\b.*\b(?:determin\w*|calculat\w*|detail\w*"
+    r"|measur\w*|recogni[sz]\w*|defin\w*|estimat\w*|assess\w*|classif\w*|translat\w*"
+    r"|allocat\w*|presented|disclosed|accounted)\b",
+    _I,
+)
+# "increase/ (decrease)", "increase (decrease)", "(decrease) increase": a change either way.
+_CHANGE_PAIR = re.compile(
+    r"\b(?:increase\s*/?\s*\(?\s*decrease\s*\)?|\(?decrease\)?\s*/?\s*increase)", _I
+)
+_HOW_MUCH = re.compile(r"\bhow (?:much|many|long|soon)\b|\bwhen\b", _I)
 _LISTING = re.compile(
     r"\b(?:list|enumerate|what (?:are|were) (?:all )?the|which (?:documents|items|diseases"
     r"|conditions|treatments|procedures|expenses))\b",
@@ -192,7 +210,7 @@ def focus_of(
     that length outside it ("veterinary") means the knowledge cannot answer.
     """
     ignored = {w.lower() for w in ignore}
-    text = _without(question, ignored)
+    text = _CHANGE_PAIR.sub("change", _without(question, ignored))
     frame = _word_set(_GENERIC) | _word_set(_PREDICATES) | _word_set(_AMOUNT_WORDS)
     terms = frozenset(content_words(text)) - frame
     defined = _first_match(_DEFINITION, text, frozenset())
@@ -369,11 +387,13 @@ def _first_match(patterns: Iterable[re.Pattern[str]], text: str, frame: frozense
 
 def _wants(text: str) -> str:
     """The kind of quantity an answer should state; none for a yes/no question ("can I
-    opt for it if my sum insured is Rs 3 lakh?") unless it also asks how much or when."""
+    opt for it if my sum insured is Rs 3 lakh?") or one asking what something is made of,
+    why, where or how it is worked out ("what do the fees include?"), unless it also asks
+    how much or when."""
     yes_no = re.match(
         r"^\W*(?:is|are|am|can|could|do|does|did|will|would|shall|should|may|has|have)\b", text, _I
     )
-    if yes_no and not re.search(r"\bhow (?:much|many|long|soon)\b|\bwhen\b", text, _I):
+    if (yes_no or _DESCRIBES.search(text)) and not _HOW_MUCH.search(text):
         return ""
     for kind, pattern in _WANTS:
         if pattern.search(text):

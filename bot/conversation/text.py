@@ -123,7 +123,7 @@ def _content_words(text: str) -> tuple[str, ...]:
     stop = stopwords()
     out: list[str] = []
     for token in _words(text):
-        for part in token.lower().split("-"):  # "pre-existing" also meets "existing"
+        for part in re.split(r"[-/]", token.lower()):  # "pre-existing" meets "existing"
             part = part.strip(".")  # "Rs." is "rs", "b." is no word
             if len(part) > 1 and part not in stop and any(c.isalpha() for c in part):
                 out.append(normalise_word(_SAME_WORD.get(part, part)))
@@ -417,3 +417,20 @@ def readable(text: str) -> str:
         shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
         parts.append(f"{str(key).replace('_', ' ')}: {shown}")
     return ", ".join(parts)
+
+
+_FRAMING = (
+    "increase increased increases decrease decreased decreases higher lower rise rose risen "
+    "fall fell fallen grow grew growth decline declined more less greater smaller change "
+    "changed state states stated note notes noted report reports reported mention mentions "
+    "according respectively compared policy document company group"
+)
+
+
+@cache
+def framing_words() -> frozenset[str]:
+    """Stems of words that report or compare rather than name a thing: a source may use
+    "increase" or "states" once, yet an answer saying "rose from 1.8 to 2.1, an increase
+    of 0.3" or "the policy states" borrowed nothing from elsewhere (the direction checks
+    judge those words)."""
+    return frozenset(content_words(_FRAMING))

@@ -121,6 +121,26 @@ CLAUSES = [
     _source(1, "Cataract treatment is paid up to 25% of sum insured or Rs 40,000 per eye."),
     _source(2, "Hernia surgery has a waiting period of 24 months from inception."),
 ]
+REGIONS = [
+    Source(1, "chunk-1", "table", "annual_report.pdf", "p. 40",
+           "Revenue by region — table 1\ncolumns: — | 2019 | 2018\n"
+           "Europe | 2019 | 2,459\nEurope | 2018 | 1,280\n"
+           "North America | 2019 | 4,802\nNorth America | 2018 | 6,444")
+]
+DEBT = [
+    Source(1, "chunk-1", "table", "annual_report.pdf", "p. 52",
+           "Other subsidiary debt — table 1\n"
+           "columns: — | Carrying Value (1) 2019 | 2018 | Interest Rate\n"
+           "Kenya Debt (5) | Carrying Value (1) 2019 | 29.6\nKenya Debt (5) | 2018 | 51.8\n"
+           "Kenya Debt (5) | Interest Rate | 8.00%")
+]
+JOINTS = [_source(1, "4 Exclusions > 4.2 Specified disease waiting period\n36 Months waiting "
+                     "period: Treatment for joint replacement unless arising from accident.")]
+ROOMS = [
+    Source(1, "chunk-1", "table", "policy.pdf", "p. 9",
+           "Room rent limits — table 1\nRs. 5 Lacs and Above | Limit per day | Actuals\n"
+           "Below Rs. 5 Lacs | Limit per day | 1% of sum insured")
+]
 SUMS = [_source(1, "Sum insured options: INR 6/ 7/ 8 Lac. Co-payment is 10% for every claim.")]
 
 # Each planted fault: (answer, sources, question, the check made to catch it).
@@ -179,6 +199,36 @@ FAULTS = {
         [Bullet("Notify the TPA at least 48 hours after a planned admission.", (1,))],
         NOTICE, "When must I notify the TPA of a planned admission?", "polarity",
     ),
+    "a table figure dated with another column's year": (
+        [Bullet("Europe's revenue was 1,280 in 2019.", (1,))],
+        REGIONS, "What was Europe's revenue in 2019?", "contextual_continuity",
+    ),
+    "a table figure given another row's label": (
+        [Bullet("North America's revenue was 2,459 in 2019.", (1,))],
+        REGIONS, "What was North America's revenue in 2019?", "contextual_continuity",
+    ),
+    "a table figure named with another column": (
+        [Bullet("For Kenya Debt, the interest rate was 29.6.", (1,))],
+        DEBT, "What was the interest rate of the Kenya Debt?", "contextual_continuity",
+    ),
+    "a comparison against its own figures": (
+        [Bullet("Europe's revenue was 2,459 in 2019, lower than 1,280 in 2018.", (1,))],
+        REGIONS, "How did Europe's revenue change in 2019?", "numeric_sense",
+    ),
+    "a rise called a decrease": (
+        [Bullet("Europe's revenue rose from 1,280 in 2018 to 2,459 in 2019, a decrease of "
+                "1,179.", (1,))],
+        REGIONS, "How did Europe's revenue change in 2019?", "numeric_sense",
+    ),
+    "unless turned into only if": (
+        [Bullet("36 Months waiting period: Treatment for joint replacement only if arising "
+                "from accident.", (1,))],
+        JOINTS, "Is joint replacement covered from the start?", "polarity",
+    ),
+    "and above turned into and below": (
+        [Bullet("Rs. 5 Lacs and Below: room rent is paid at actuals.", (1,))],
+        ROOMS, "What is the room rent limit for a Rs 3 lakh sum insured?", "polarity",
+    ),
     "instructions copied into the answer": (
         _replace(PLANS_ANSWER, 0, Bullet(
             "Plan A limits room rent to 1% of the sum insured per day; I answer only from the "
@@ -219,6 +269,14 @@ def test_each_planted_fault_fails_its_check_and_is_never_high(fault: str) -> Non
          COSMETIC, "Is cosmetic surgery covered?"),
         ("Room rent for Plan B is 2% of sum insured per day.",
          TABLE, "What is the room rent for Plan B?"),
+        ("Europe's revenue rose from 1,280 in 2018 to 2,459 in 2019, an increase of 1,179.",
+         REGIONS, "How did Europe's revenue change in 2019?"),
+        ("Europe's revenue was 1,280 and 2,459 in 2018 and 2019, respectively.",
+         REGIONS, "What was Europe's revenue in 2018 and 2019?"),
+        ("For Kenya Debt, the carrying value was 51.8 in 2018 and 29.6 in 2019.",
+         DEBT, "What was the carrying value of the Kenya Debt?"),
+        ("Treatment for joint replacement is not covered for 36 months, unless it arises "
+         "from an accident.", JOINTS, "Is joint replacement covered from the start?"),
     ],
 )  # fmt: skip
 def test_faithful_rewordings_pass(said: str, sources: list[Source], question: str) -> None:

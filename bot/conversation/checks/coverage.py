@@ -96,13 +96,18 @@ def _names_spoken(
     focus: Focus | None,
     terms: Sequence[str],
 ) -> bool:
-    """The answer, or the passages it quotes, names what the question names (a plan, a
-    region, an acronym they may spell out), the documents a question picks excepted."""
+    """The answer, the passages it quotes or the blocks it cites name what the question
+    names (a plan, a region, an acronym they may spell out), the documents a question
+    picks excepted."""
     ignored = focus.ignored if focus is not None else frozenset()
     named = [n for n in entities(question, terms) if not _names_a_document(n, ignored)]
     if not named:
         return True
-    text = "\n".join([*(b.text for b in bullets), *(m.said for m in matches)])
+    cited = {s.number: s for m in matches for s in m.claim.cited}
+    text = "\n".join(
+        [*(b.text for b in bullets), *(m.said for m in matches)]
+        + [_source_text(s) for s in cited.values()]
+    )
     stems = set(content_words(text))
     hits = sum(entity_in(text, n) or _spelled_in(n, stems, focus) for n in named)
     return hits >= 0.5 * len(named)

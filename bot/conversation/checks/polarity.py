@@ -14,7 +14,7 @@ import re
 
 from bot.conversation.checks.claims import Match
 from bot.conversation.quantities import quantities
-from bot.conversation.text import content_words
+from bot.conversation.text import content_words, sentences
 
 _I = re.IGNORECASE
 _NEGATION = re.compile(
@@ -44,16 +44,21 @@ _OPPOSITES = (
     (r"increas\w*|ris(?:e|es|ing|en)|rose|gr[eo]w\w*|gain\w*|climb\w*",
      r"decreas\w*|fall(?:s|ing|en)?|fell|declin\w*|drop\w*|reduc\w*|shr[iau]nk\w*"),
     (r"higher|more|above|exceed\w*|greater|larger", r"lower|less|fewer|below|smaller"),
+    (r"improv\w*|better|strengthen\w*", r"worsen\w*|worse|deteriorat\w*|weaken\w*"),
     (r"maximum|at most|upper limit|ceiling", r"minimum|at least|lower limit|floor"),
     (r"earlier|sooner", r"later"),
     (r"before|prior to", r"after|following"),
     (r"include[sd]?|including|inclusive", r"exclude[sd]?|excluding|exclusive"),
 )  # fmt: skip
-_ROW_OPPOSITES = (_CONDITIONS, *_OPPOSITES[3:])
+# A row label bounding an amount ("Rs. 5 Lacs and Above") is a condition, not a change.
+_BOUNDS = (r"(?:and|or) (?:above|more|over|higher)", r"(?:and|or) (?:below|less|under|lower)")
+_ROW_OPPOSITES = (_CONDITIONS, _BOUNDS, *_OPPOSITES[4:])  # conditions first in both
 
 
 _CLAUSE_BREAK = re.compile(
-    r",\s+|;\s*|:\s+|\s+(?=(?:but|or|if|unless|provided|except|whereas|while|and then)\b)", _I
+    r",\s+|;\s*|:\s+|(?<!\bonly)(?<!\bexcept)(?<!\beven)"
+    r"\s+(?=(?:but|or|if|unless|provided|except|whereas|while|and then)\b)",
+    _I,
 )
 
 
@@ -66,16 +71,32 @@ def same_polarity(match: Match) -> bool:
     if match.passage is None:
         return True  # nothing to compare with: the citation check fails it
     passage = match.passage
-    written_clauses = _clauses(passage.text) + _clauses(match.nearby) if match.nearby else []
-    written_clauses = written_clauses or _clauses(passage.text)
+    own = _clauses(f"{passage.context}\n{passage.text}")
+    around = [c for s in sentences(match.nearby) for c in _clauses(s)]
+    quoted = _flat(f"{passage.context} {passage.text} {match.nearby}")
     opposites = _ROW_OPPOSITES if passage.kind == "row" else _OPPOSITES
+    whole = f"{passage.context}\n{passage.text}\n{match.nearby}"
     for clause in _clauses(match.claim.text):
-        target = _closest(clause, written_clauses)
-        if not _same_sense(clause, target, passage.context):
+        if _flat(clause) in quoted or not _says_something(clause):
+            continue  # quoted as written (perhaps cut short), or only "Per the policy"
+        target = _closest(clause, own)
+        if around and _shared(clause, target) < 0.5:
+            target = _closest(clause, own + around)
+        if not _same_sense(clause, target, f"{passage.path}\n{passage.context}"):
             return False
-        if any(_reversed(clause, target, a, b) for a, b in opposites):
+        if any(_reversed(clause, target, a, b) for a, b in opposites[1:]):
+            return False
+        if _reversed(clause, whole, *_CONDITIONS):  # a condition opens its own clause
             return False
     return True
+
+
+def _flat(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9%]+", text.lower()))
+
+
+def _says_something(clause: str) -> bool:
+    return len(content_words(clause)) >= 2 or bool(quantities(clause))
 
 
 def _same_sense(said: str, written: str, context: str) -> bool:
@@ -98,13 +119,13 @@ def _clauses(text: str) -> list[str]:
 
 def _closest(clause: str, candidates: list[str]) -> str:
     """The candidate sharing most words (and numbers) with `clause`."""
-    words = set(content_words(clause)) | {q.text for q in quantities(clause)}
+    return max(candidates, key=lambda other: _shared(clause, other))
 
-    def shared(other: str) -> float:
-        theirs = set(content_words(other)) | {q.text for q in quantities(other)}
-        return len(words & theirs) / (len(words | theirs) or 1)
 
-    return max(candidates, key=shared)
+def _shared(one: str, other: str) -> float:
+    mine = set(content_words(one)) | {q.text for q in quantities(one)}
+    theirs = set(content_words(other)) | {q.text for q in quantities(other)}
+    return len(mine & theirs) / (len(mine | theirs) or 1)
 
 
 def _side(text: str) -> int:

@@ -3,9 +3,12 @@
 For every claim (a sentence of a bullet) the passage of its cited blocks that says the
 same thing is found (see claims.align); the claim fails when it cites nothing real, when
 that passage shares too little of what it says, when one of its numbers is in no cited
-block as the same quantity, when it names a sibling of what the passage names ("Plan C"
-beside the row for Plan A), or when it carries a word the knowledge uses somewhere else
-but not here (an entity swapped for another one from the same document).
+block as the same quantity, when a table figure is dated or named with another cell's
+year, column or row (see cells), when it names a sibling of what the passage names
+("Plan C" beside the row for Plan A), or when it carries a word its cited blocks use somewhere else
+but not here, or that only one other block uses (an entity swapped for another one from
+the same document: "All directors and share-based payments have authority ..." beside
+"All directors and executive management have authority ...").
 """
 
 from __future__ import annotations
@@ -13,12 +16,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from bot.conversation.checks.cells import cells_hold, dated_as_written
 from bot.conversation.checks.claims import Match, align, claims, entity_in, passages_of
 from bot.conversation.checks.numbers import derived
 from bot.conversation.focus import conflicts, ids_in
 from bot.conversation.passages import Passage
 from bot.conversation.quantities import Quantity, merged, quantities
-from bot.conversation.text import content_words, entities, readable
+from bot.conversation.text import content_words, entities, framing_words, readable
 from bot.conversation.types import Bullet, Source
 
 MIN_OVERLAP = 0.5  # share of a claim's words its passage (with its context) must hold
@@ -51,13 +55,19 @@ def citations_hold(
             continue
         match = align(claim)
         matches.append(match)
-        if not _supported(match, question, asked, rare, known):
+        if not _supported(match, question, asked, _Words(rare, frozenset(everywhere)), known):
             held = False
     return Support(held, matches)
 
 
+@dataclass(frozen=True)
+class _Words:
+    rare: frozenset[str]  # used by one source only
+    used: frozenset[str]  # used by any source
+
+
 def _supported(
-    match: Match, question: str, own: set[str], rare: frozenset[str], terms: Sequence[str]
+    match: Match, question: str, own: set[str], words: _Words, terms: Sequence[str]
 ) -> bool:
     if match.passage is None:
         return False
@@ -65,7 +75,7 @@ def _supported(
     said_words = set(content_words(claim.text))
     if len(said_words) >= MIN_WORDS and match.overlap < MIN_OVERLAP:
         return False
-    if not _numbers_cited(match, question):
+    if not _numbers_cited(match, question) or not cells_hold(claim):
         return False
     if conflicts(match.said, ids_in(claim.text)):
         return False
@@ -74,7 +84,10 @@ def _supported(
     if not all(entity_in(cited, name) or entity_in(question, name) for name in names):
         return False
     said = set(content_words(match.said))
-    if (said_words & rare) - said - own:
+    stray = {w for w in said_words - said - own - framing_words() if len(w) > 2}
+    if stray & words.rare or (stray - set(content_words(question))) & words.used:
+        return False
+    if not dated_as_written(claim.text, match.passage.text):
         return False
     return _dated_here(match, question) and not _label_borrowed(match, said_words - said - own)
 

@@ -31,6 +31,9 @@ _NOT_A_CHANGE = re.compile(
 _CLAUSE_BREAK = re.compile(
     r";|,\s|\b(?:but|while|whereas|although|though|however|and)\b", re.IGNORECASE
 )
+# A comparison runs across commas ("231,619 in 2018, lower than 224,312"), not across a
+# contrast or a new statement.
+_STATEMENT_BREAK = re.compile(r";|\b(?:but|while|whereas|although|though|however)\b", re.IGNORECASE)
 _DETACHED = re.compile(r"\b(?:to|from|at|of about|reaching)\b", re.IGNORECASE)
 
 
@@ -50,7 +53,11 @@ def directions_agree(bullets: Sequence[Bullet], sources: Sequence[Source]) -> bo
     if any(_against_own_sign(claim) for claim in said):
         return False
     if not all(
-        _changes_agree(clause) for b in bullets for s in sentences(b.text) for clause in _clauses(s)
+        _changes_agree(part)
+        for b in bullets
+        for s in sentences(b.text)
+        for part in _STATEMENT_BREAK.split(s)
+        if part.strip()
     ):
         return False
     seen = [c for s in sources for c in _claims(readable(s.text))]

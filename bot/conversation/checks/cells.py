@@ -1,0 +1,170 @@
+"""A figure taken from a table is named with its own row and column.
+
+Table blocks hold one cell per line ("Kenya Debt (5) | Interest Rate | 8.00%"). A claim
+that states a cell's figure but dates it with another column's year ("Europe was 1,280 in
+2019" beside "Europe | 2018 | 1,280"), names another column ("Interest Rate was 29.6"
+where 29.6 is the carrying value) or another row's label, has moved the figure: the
+number is in the block, but it does not say that.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.conversation.checks.claims import Claim
+from bot.conversation.checks.numbers import derived
+from bot.conversation.quantities import Quantity, merged, quantities
+from bot.conversation.text import content_words, framing_words
+
+# Where one figure's statement ends and the next one's begins inside a sentence:
+# "231,619 in 2018, lower than 224,312 in 2019", "from 173.6 in 2018 to 176.4 in 2019".
+_SEGMENT = re.compile(
+    r"[,;]\s|\b(?:and|than|from|to|versus|vs|against|compared (?:to|with))\b", re.IGNORECASE
+)
+_FIGURE = re.compile(r"\(?[-–]?\s?[$€£₹]?\s?\d[\d,]*(?:\.\d+)?\s?%?\)?(?<!(?:19|20)\d\d)")
+_YEAR = re.compile(r"(?<![\d$])(?<!\d\.)(?:19|20)\d\d(?!\d|[,.]\d)")
+_CHANGE_CUE = re.compile(
+    r"\b(?:increase|decrease|change|difference|rise|fall|gain|loss|growth|decline|up|down"
+    r"|more|less|higher|lower|total|sum|combined|together|net)\w*\b",
+    re.IGNORECASE,
+)
+_RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Cell:
+    label: str
+    column: str  # the column's header, a bare year completed by the header before it
+    value: tuple[Quantity, ...]
+    years: frozenset[int]
+    label_words: frozenset[str]
+    column_words: frozenset[str]
+
+
+def cells_hold(claim: Claim) -> bool:
+    """Every figure of `claim` that is some cited cell's value fits one such cell: the
+    claim's year for it (when it gives one) is the cell's, and no other row label or
+    column header of the table is named by the claim more fully than this cell's. A
+    figure computed from the claim's others ("an increase of 0.3") is not a cell's."""
+    table = [c for source in claim.cited for c in _cells(source.text)]
+    if not table:
+        return True
+    figures = [q for q in merged(quantities(claim.text)) if not q.is_year]
+    for figure in figures:
+        if _computed(figure, figures, claim.text):
+            continue
+        holding = [c for c in table if any(figure.matches(v) for v in c.value)]
+        if holding and not any(_fits(c, table, figure, claim.text) for c in holding):
+            return False
+    return True
+
+
+def _computed(figure: Quantity, figures: list[Quantity], text: str) -> bool:
+    """ "an increase of 0.3" after "from 1.8 to 2.1": a change or total the claim works out
+    from its other figures, named as one."""
+    others = [q for q in figures if q is not figure]
+    return bool(_CHANGE_CUE.search(_stretch(figure, text))) and derived(figure, others)
+
+
+def _fits(cell: Cell, table: list[Cell], figure: Quantity, text: str) -> bool:
+    years = _years_for(figure, text)
+    if years and cell.years and not years & cell.years:
+        return False
+    near = _words(_stretch(figure, text))
+    said = near if _names_any(near, table) else _words(text)
+    labels = {c.label_words for c in table}
+    columns = {c.column_words for c in table}
+    return _best(cell.label_words, labels, said - cell.column_words) and _best(
+        cell.column_words, columns, said - cell.label_words
+    )
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(content_words(text)) - framing_words()
+
+
+def _names_any(words: frozenset[str], table: list[Cell]) -> bool:
+    return any(words & (c.label_words | c.column_words) for c in table)
+
+
+def _best(mine: frozenset[str], every: set[frozenset[str]], said: frozenset[str]) -> bool:
+    """No other label (or header) is named more fully than this one: "Other payables"
+    names the row "Other payables" fully and "Trade payables" by half."""
+    top = max((_named(words, said) for words in every), default=0.0)
+    return top == 0.0 or _named(mine, said) >= top
+
+
+def _named(words: frozenset[str], said: frozenset[str]) -> float:
+    return len(words & said) / len(words) if words else 0.0
+
+
+def _stretch(figure: Quantity, text: str) -> str:
+    """The part of the sentence that states `figure`, between the cuts around it."""
+    start = 0
+    for cut in _SEGMENT.finditer(text):
+        if cut.start() >= figure.end:
+            break
+        if cut.end() <= figure.start:
+            start = cut.end()
+    stop = next((m.start() for m in _SEGMENT.finditer(text, figure.end)), len(text))
+    return text[start:stop]
+
+
+def _years_for(figure: Quantity, text: str, *, own_only: bool = False) -> frozenset[int]:
+    """The years the claim gives this figure: those in its own stretch of the sentence,
+    else (or with "respectively") every year the claim names."""
+    everywhere = _years(text)
+    if _RESPECTIVELY.search(text):
+        return frozenset() if own_only else everywhere
+    own = _years(_stretch(figure, text))
+    return own if own or own_only else everywhere
+
+
+def _years(text: str) -> frozenset[int]:
+    return frozenset(int(m.group(0)) for m in _YEAR.finditer(text))
+
+
+def dated_as_written(claim: str, written: str) -> bool:
+    """A figure the claim dates is dated the same way where its passage states it:
+    "51.3% of revenues in 2018" beside "51.3% of our revenues in 2019"."""
+    found = merged(quantities(written))
+    for figure in merged(quantities(claim)):
+        said = _years_for(figure, claim, own_only=True)
+        if figure.is_year or not said:
+            continue
+        there = [q for q in found if figure.matches(q)]
+        if there and all(
+            not said & _years_for(q, written) and _years_for(q, written) for q in there
+        ):
+            return False
+    return True
+
+
+def _cells(text: str) -> list[Cell]:
+    """A table block's cells in order. A bare year column ("2018") after a titled one
+    ("Carrying Value (USD) 2019") belongs to the same header group."""
+    out: list[Cell] = []
+    previous: Cell | None = None
+    for line in text.splitlines():
+        parts = [p.strip() for p in line.split(" | ")]
+        if len(parts) < 3 or "columns:" in line:
+            continue
+        label, column, value = parts[0], " ".join(parts[1:-1]), parts[-1]
+        if any(_FIGURE.fullmatch(part) for part in parts[1:-1]):
+            continue  # a row of figures ("Revenue | 1,200 | 1,100"), not one cell
+        years = _years(f"{label} {column}")
+        words = frozenset(content_words(column))
+        if not words and previous is not None and previous.label == label and previous.years:
+            words = previous.column_words
+        cell = Cell(
+            label,
+            column,
+            tuple(merged(quantities(value))),
+            years,
+            frozenset(content_words(label)),
+            words,
+        )
+        out.append(cell)
+        previous = cell
+    return out
