@@ -26,7 +26,21 @@ TITLE_WEIGHT = 0.1  # all of the question's topic words in the title
 WHOLE_TITLE_WEIGHT = 0.05  # ... and the title is nothing but asked words
 DEFINITION_WEIGHT = 0.25  # the clause defines the term a definition question asks about
 DEFINITION_TEXT_WEIGHT = 0.12  # the chunk says "<term> means ..."
+STATEMENT_WEIGHT = 0.15  # the chunk sits under the financial statement the question names
 PATH_SEPARATOR = " > "
+
+# A financial statement goes by several names; a question naming one ("... shown in the
+# cash flow statement") is answered under a heading naming it another way ("Consolidated
+# Statements of Cash Flows").
+_STATEMENTS = {
+    "balance": r"(?<!off[- ])balance sheets?"
+    r"|statements? of (?:consolidated )?financial (?:position|condition)",
+    "income": r"income statements?|statements? of (?:consolidated )?(?:operations|income|earnings"
+    r"|comprehensive (?:income|loss))|profit and loss|p&l",
+    "cash": r"cash[- ]flows? statements?|statements? of (?:consolidated )?cash[- ]flows?",
+    "equity": r"statements? of (?:changes in )?(?:stockholders|shareholders|owners)['’]? equity"
+    r"|equity statements?",
+}
 
 # Words that frame a question without naming its topic.
 _FRAME = (
@@ -67,11 +81,19 @@ def rerank(chunks: Sequence[Retrieved], hints: Hints) -> list[Retrieved]:
     return sorted(boosted, key=lambda c: c.score, reverse=True)
 
 
+def statements_named(text: str) -> frozenset[str]:
+    """The financial statements `text` names ("balance", "income", "cash", "equity")."""
+    return frozenset(k for k, names in _STATEMENTS.items() if re.search(names, text, re.I))
+
+
 def _boost(chunk: Retrieved, topic: set[str], hints: Hints) -> float:
     title = own_title(chunk.metadata)
     if not title:
         return 0.0
     bonus = 0.0
+    asked = statements_named(hints.question)
+    if asked and asked & statements_named(str(chunk.metadata.get("section") or "")):
+        bonus += STATEMENT_WEIGHT
     stems = set(content_stems(title))
     if topic and stems:
         shared = topic & stems

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -99,6 +100,15 @@ class Knowledge:
 
         return self.cache.get(("entities", *scopes), load)
 
+    def similarity(self, query: str, texts: Sequence[str]) -> list[float]:
+        """Cosine similarity of each text to `query` under the index's embedding model
+        (for choosing which retrieved passage answers best)."""
+        if not texts:
+            return []
+        vectors = self.embedder.embed_documents(list(texts))
+        wanted = self.embedder.embed_query(query)
+        return [_cosine(wanted, v) for v in vectors]
+
     def vocabulary(self, scopes: Sequence[str]) -> set[str]:
         """Words the indexed knowledge uses (for correcting misspellings in questions)."""
 
@@ -132,3 +142,9 @@ def open_knowledge(
         ingestor=Ingestor(engine, chunks, embedder, paraphraser=paraphraser),
         retriever=Retriever(chunks, embedder),
     )
+
+
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b, strict=False))
+    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    return dot / norm if norm else 0.0

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
@@ -48,6 +48,9 @@ _QUALIFIES = re.compile(
     r"|\bhowever\b|\bprovided (?:that|further)\b|\bin such cases?\b|\bnotwithstanding\b",
     re.IGNORECASE,
 )
+SEMANTIC_WEIGHT = 0.6  # how much meaning (embedding similarity to the question) adds
+_SEMANTIC_POOL = 30  # the best passages by words that meaning may reorder
+Likeness = Callable[[Sequence[str]], Sequence[float]]  # passages -> similarity to question
 _DEFINES = r"\b(?:means|shall mean|is defined as|refers to|includes?)\b"
 
 
@@ -76,7 +79,13 @@ def extractive_answer(
     return quoted.bullets if quoted.answered else []
 
 
-def quote(focus: Focus, sources: Sequence[Source], *, max_bullets: int = 3) -> Quoted:
+def quote(
+    focus: Focus,
+    sources: Sequence[Source],
+    *,
+    max_bullets: int = 3,
+    likeness: Likeness | None = None,
+) -> Quoted:
     """The passages that answer `focus`, best first, each citing its source.
 
     A passage is weighed by the question's topic words it (and the clause it belongs to)
@@ -85,6 +94,9 @@ def quote(focus: Focus, sources: Sequence[Source], *, max_bullets: int = 3) -> Q
     row whose range holds a quantity the question states, for coming early in its clause
     (the rule before its exceptions) and from a better-ranked source. Rows outside a stated
     range and passages about a sibling of an asked id ("Plan C" for "Plan B") are dropped.
+    `likeness` (the embedding model's similarity to the question) reorders the best of
+    them by meaning: "What industry does it operate in?" is answered by "a global leader
+    in packaging", which shares no word with it.
     """
     related = list(sources[:3])
     focus = with_acronyms(focus, (s.text for s in sources))
@@ -104,6 +116,8 @@ def quote(focus: Focus, sources: Sequence[Source], *, max_bullets: int = 3) -> Q
     if not scored:
         return Quoted([], False, "no passage in the sources speaks to the question", related)
     scored.sort(key=lambda s: s.score, reverse=True)
+    if likeness is not None:
+        scored = _by_meaning(scored, likeness)
     best = _answering(scored, focus)
     if best is None or best.lexical < _ANSWER_FLOOR:
         return Quoted([], False, _why_not(focus, sources), related)
@@ -157,6 +171,17 @@ def _score(p: Passage, focus: Focus, weights: dict[str, float], n: int) -> _Scor
         score -= 0.05
     score -= min(0.3, 0.1 * max(0, len(p.text.split()) - 60) / 60)  # run-on text
     return _Scored(score, lexical, p)
+
+
+def _by_meaning(scored: list[_Scored], likeness: Likeness) -> list[_Scored]:
+    pool = scored[:_SEMANTIC_POOL]
+    similar = likeness([s.passage.shown() for s in pool])
+    moved = [
+        _Scored(s.score + SEMANTIC_WEIGHT * sim, s.lexical, s.passage)
+        for s, sim in zip(pool, similar, strict=True)
+    ]
+    moved.sort(key=lambda s: s.score, reverse=True)
+    return moved + scored[_SEMANTIC_POOL:]
 
 
 def _quantity_bonus(p: Passage, focus: Focus) -> float:

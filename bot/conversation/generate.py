@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 import prompts
 from bot.conversation.citations import is_not_found, parse_bullets
 from bot.conversation.context import fence
-from bot.conversation.extractive import quote
+from bot.conversation.extractive import Likeness, quote
 from bot.conversation.focus import Focus, focus_of
 from bot.conversation.types import Bullet, Intent, Source
 from knowledge.injection import without_instructions
@@ -57,13 +57,17 @@ def generate(
     version: str | None = None,
     focus: Focus | None = None,
     on_text: TextSink | None = None,
+    likeness: Likeness | None = None,
 ) -> Generated:
     """`on_text`: where the model's reply goes piece by piece while it is written (for
-    streaming it to the user); the reply is read as a whole here, as without it."""
+    streaming it to the user); the reply is read as a whole here, as without it.
+    `likeness`: passages' similarity to the question, for choosing what to quote."""
     prompt = prompts.load(prompt_name(intent), version)
     asked = focus or focus_of(question)
     if model is None:
-        return _extractive(asked, sources, prompt.label, prompt.system, EXTRACTIVE_NOTICE)
+        return _extractive(
+            asked, sources, prompt.label, prompt.system, EXTRACTIVE_NOTICE, likeness=likeness
+        )
     system, user = prompt.render(context=fence(sources), question=question)
     try:
         if on_text is not None and isinstance(model, StreamingChatModel):
@@ -73,13 +77,17 @@ def generate(
     except LLMError as exc:
         log.warning("language model failed, answering with quoted passages: %s", exc)
         notice = f"The language model is unavailable ({exc}); these are quoted passages."
-        return _extractive(asked, sources, prompt.label, prompt.system, notice, failed=True)
+        return _extractive(
+            asked, sources, prompt.label, prompt.system, notice, failed=True, likeness=likeness
+        )
     if is_not_found(reply) or reply.strip().upper().startswith("NOT_FOUND"):
         return Generated([], prompt.label, model.model_name, prompt.system, not_found=True)
     bullets = parse_bullets(reply, max_source=len(sources))
     if not bullets:
         notice = "The language model's reply could not be read; these are quoted passages."
-        return _extractive(asked, sources, prompt.label, prompt.system, notice, failed=True)
+        return _extractive(
+            asked, sources, prompt.label, prompt.system, notice, failed=True, likeness=likeness
+        )
     return Generated(bullets, prompt.label, model.model_name, prompt.system)
 
 
@@ -97,8 +105,9 @@ def _extractive(
     notice: str,
     *,
     failed: bool = False,
+    likeness: Likeness | None = None,
 ) -> Generated:
-    quoted = quote(focus, [q for q in map(quotable, sources) if q.text])
+    quoted = quote(focus, [q for q in map(quotable, sources) if q.text], likeness=likeness)
     return Generated(
         quoted.bullets if quoted.answered else [],
         label,

@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 import prompts
@@ -201,6 +202,7 @@ class Pipeline:
                     version=version,
                     focus=focus,
                     on_text=Drafter(drafts, max_source=len(sources)) if drafts else None,
+                    likeness=partial(self._knowledge.similarity, searched),
                 )
                 if chunks or facts
                 else None

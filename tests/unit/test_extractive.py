@@ -110,3 +110,27 @@ def test_extractive_answers_score_well_on_their_own_sources() -> None:
     assert scores.numbers == 1
     assert scores.contextual_continuity == 1
     assert scores.qa_continuity == 1
+
+
+def test_meaning_decides_between_passages_that_share_the_question_words() -> None:
+    """A passage that repeats the question's words loses to the one that answers it when
+    the embedding model says so (here a stand-in that knows which one that is)."""
+    from bot.conversation.extractive import quote
+    from bot.conversation.focus import focus_of
+
+    sources = [
+        _rulebook(1, "Competition in our industry\nWe primarily operate in highly competitive "
+                     "industry segments, and competition in the industry may reduce margins."),
+        _rulebook(2, "Note 1 Business Description\nThe packaging industry is where Amcor, a "
+                     "global leader in responsible packaging for food, beverage and "
+                     "healthcare products, operates 200 sites."),
+    ]  # fmt: skip
+    focus = focus_of("What industry does Amcor primarily operate in?")
+
+    def packaging_first(texts: object) -> list[float]:
+        return [0.7 if "packaging" in t else 0.2 for t in texts]  # type: ignore[attr-defined]
+
+    by_words = quote(focus, sources)
+    by_meaning = quote(focus, sources, likeness=packaging_first)
+    assert by_words.bullets[0].source_numbers == (1,)
+    assert by_meaning.bullets[0].source_numbers == (2,)

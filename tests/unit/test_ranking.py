@@ -1,0 +1,39 @@
+"""Reranking by what a chunk's own headings say: a financial statement named one way in the
+question ("cash flow statement") is found under its title written another way."""
+
+from __future__ import annotations
+
+from knowledge.ranking import Hints, rerank
+from knowledge.retrieval import Retrieved
+
+
+def _chunk(node: str, section: str, score: float) -> Retrieved:
+    return Retrieved(node, "table", "text", "10-K", "p. 1", {"section": section}, score, None, None)
+
+
+MDA = _chunk(
+    "mda", "Item 7 Management's Discussion and Analysis > Cash Flows from Investing Activities", 0.5
+)
+STATEMENT = _chunk(
+    "statement",
+    "Item 8 Financial Statements > Consolidated Statements of Cash Flows Years ended December 31",
+    0.45,
+)
+BALANCE = _chunk("balance", "Item 8 Financial Statements > Consolidated Balance Sheets", 0.46)
+
+
+def test_the_statement_the_question_names_comes_first() -> None:
+    question = "What was capital expenditure in FY2018, as shown in the cash flow statement?"
+    ranked = rerank([MDA, BALANCE, STATEMENT], Hints(question))
+    assert ranked[0].node_id == "statement"
+
+
+def test_other_names_of_a_statement_are_the_same_statement() -> None:
+    question = "What were total current assets in the statement of financial position?"
+    ranked = rerank([MDA, STATEMENT, BALANCE], Hints(question))
+    assert ranked[0].node_id == "balance"
+
+
+def test_a_question_naming_no_statement_keeps_the_order() -> None:
+    ranked = rerank([MDA, BALANCE, STATEMENT], Hints("How much was spent on acquisitions?"))
+    assert [c.node_id for c in ranked] == ["mda", "balance", "statement"]
