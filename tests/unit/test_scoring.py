@@ -122,24 +122,47 @@ CLAUSES = [
     _source(2, "Hernia surgery has a waiting period of 24 months from inception."),
 ]
 REGIONS = [
-    Source(1, "chunk-1", "table", "annual_report.pdf", "p. 40",
-           "Revenue by region — table 1\ncolumns: — | 2019 | 2018\n"
-           "Europe | 2019 | 2,459\nEurope | 2018 | 1,280\n"
-           "North America | 2019 | 4,802\nNorth America | 2018 | 6,444")
+    Source(
+        1,
+        "chunk-1",
+        "table",
+        "annual_report.pdf",
+        "p. 40",
+        "Revenue by region — table 1\ncolumns: — | 2019 | 2018\n"
+        "Europe | 2019 | 2,459\nEurope | 2018 | 1,280\n"
+        "North America | 2019 | 4,802\nNorth America | 2018 | 6,444",
+    )
 ]
 DEBT = [
-    Source(1, "chunk-1", "table", "annual_report.pdf", "p. 52",
-           "Other subsidiary debt — table 1\n"
-           "columns: — | Carrying Value (1) 2019 | 2018 | Interest Rate\n"
-           "Kenya Debt (5) | Carrying Value (1) 2019 | 29.6\nKenya Debt (5) | 2018 | 51.8\n"
-           "Kenya Debt (5) | Interest Rate | 8.00%")
+    Source(
+        1,
+        "chunk-1",
+        "table",
+        "annual_report.pdf",
+        "p. 52",
+        "Other subsidiary debt — table 1\n"
+        "columns: — | Carrying Value (1) 2019 | 2018 | Interest Rate\n"
+        "Kenya Debt (5) | Carrying Value (1) 2019 | 29.6\nKenya Debt (5) | 2018 | 51.8\n"
+        "Kenya Debt (5) | Interest Rate | 8.00%",
+    )
 ]
-JOINTS = [_source(1, "4 Exclusions > 4.2 Specified disease waiting period\n36 Months waiting "
-                     "period: Treatment for joint replacement unless arising from accident.")]
+JOINTS = [
+    _source(
+        1,
+        "4 Exclusions > 4.2 Specified disease waiting period\n36 Months waiting "
+        "period: Treatment for joint replacement unless arising from accident.",
+    )
+]
 ROOMS = [
-    Source(1, "chunk-1", "table", "policy.pdf", "p. 9",
-           "Room rent limits — table 1\nRs. 5 Lacs and Above | Limit per day | Actuals\n"
-           "Below Rs. 5 Lacs | Limit per day | 1% of sum insured")
+    Source(
+        1,
+        "chunk-1",
+        "table",
+        "policy.pdf",
+        "p. 9",
+        "Room rent limits — table 1\nRs. 5 Lacs and Above | Limit per day | Actuals\n"
+        "Below Rs. 5 Lacs | Limit per day | 1% of sum insured",
+    )
 ]
 SUMS = [_source(1, "Sum insured options: INR 6/ 7/ 8 Lac. Co-payment is 10% for every claim.")]
 
