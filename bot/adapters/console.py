@@ -64,6 +64,9 @@ def print_answer(console: Console, answer: Answer) -> None:
         where = f" — {s.location}" if s.location else ""
         console.print(Text(f"  [{s.number}] {s.title}{where}", style="cyan"))
     style = CONFIDENCE_STYLE[answer.confidence]
-    console.print(
-        Text(f"Confidence: {answer.confidence.value} ({answer.scores.total}/6)", style=style)
-    )
+    console.print(Text(f"Confidence: {answer.confidence.value} ({_checks(answer)})", style=style))
+
+
+def _checks(answer: Answer) -> str:
+    scores = answer.scores
+    return f"{scores.total}/{scores.count} checks passed"

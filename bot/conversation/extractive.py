@@ -255,13 +255,13 @@ def _answering(scored: list[_Scored], focus: Focus) -> _Scored | None:
 
 def _states_wanted(p: Passage, focus: Focus) -> bool:
     """The passage states the kind of quantity asked for; a bare small number ("5 beds")
-    is no amount, a bare large one ("15,000" in a table of limits) is."""
+    or a year is no amount, a bare large one ("15,000" in a table of limits) is."""
     if not focus.wants:
         return True
     wanted = WANTED_KINDS[focus.wants]
     for q in quantities(p.text):
-        if q.kind == "number" and focus.wants == "money" and q.value < 100:
-            continue
+        if q.is_year or (q.kind == "number" and focus.wants == "money" and q.value < 100):
+            continue  # "In October 2021" states no amount
         if q.kind in wanted:
             return True
     return False

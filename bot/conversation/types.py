@@ -107,7 +107,13 @@ class CheckScores:
 
     @property
     def total(self) -> int:
+        """How many checks passed."""
         return sum(self.as_dict().values())
+
+    @property
+    def count(self) -> int:
+        """How many checks there are."""
+        return len(self.as_dict())
 
     def as_dict(self) -> dict[str, int]:
         return {

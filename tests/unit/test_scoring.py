@@ -121,6 +121,18 @@ CLAUSES = [
     _source(1, "Cataract treatment is paid up to 25% of sum insured or Rs 40,000 per eye."),
     _source(2, "Hernia surgery has a waiting period of 24 months from inception."),
 ]
+PROVISION = [
+    Source(
+        1,
+        "chunk-1",
+        "table",
+        "annual_report.pdf",
+        "p. 61",
+        "Trade receivables — table 2\ncolumns: — | 2019 | 2018\n"
+        "Less: provision for doubtful receivables | 2019 | (16,377)\n"
+        "Less: provision for doubtful receivables | 2018 | (16,086)",
+    )
+]
 REGIONS = [
     Source(
         1,
@@ -294,6 +306,8 @@ def test_each_planted_fault_fails_its_check_and_is_never_high(fault: str) -> Non
          TABLE, "What is the room rent for Plan B?"),
         ("Europe's revenue rose from 1,280 in 2018 to 2,459 in 2019, an increase of 1,179.",
          REGIONS, "How did Europe's revenue change in 2019?"),
+        ("The provision for doubtful receivables fell from (16,086) in 2018 to (16,377) in "
+         "2019, a decrease of 291.", PROVISION, "How did the provision change in 2019?"),
         ("Europe's revenue was 1,280 and 2,459 in 2018 and 2019, respectively.",
          REGIONS, "What was Europe's revenue in 2018 and 2019?"),
         ("For Kenya Debt, the carrying value was 51.8 in 2018 and 29.6 in 2019.",

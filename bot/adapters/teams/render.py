@@ -80,7 +80,8 @@ def answer_markdown(answer: Answer, *, sources_list: bool) -> str:
         blocks.append(f"**Sources**\n{lines}")
     mark = CONFIDENCE_MARK[answer.confidence]
     blocks.append(
-        f"{mark} Confidence: **{answer.confidence.value}** ({answer.scores.total}/6 checks)"
+        f"{mark} Confidence: **{answer.confidence.value}** "
+        f"({answer.scores.total}/{answer.scores.count} checks)"
     )
     return "\n\n".join(blocks)
 

@@ -82,11 +82,11 @@ def speaks_to_question(
 
 
 def _states(text: str, focus: Focus) -> bool:
-    """The text states a quantity of the kind the question wants."""
+    """The text states a quantity of the kind the question wants (a year is none)."""
     if not focus.wants:
         return False
     wanted = WANTED_KINDS[focus.wants]
-    return any(q.kind in wanted for q in quantities(text))
+    return any(q.kind in wanted and not q.is_year for q in quantities(text))
 
 
 def _names_spoken(

@@ -170,7 +170,7 @@ def _changes_agree(sentence: str) -> bool:
         new = later[0] if later else earlier[-1] if earlier else None
         if new is None or not new.same_kind(old) or new.value == old.value:
             continue
-        moved = 1 if new.value > old.value else -1
+        moved = 1 if _signed(sentence, new) > _signed(sentence, old) else -1
         if moved != direction:
             return False
     if moved is not None and not _changes_of_agree(sentence, cues, moved):
@@ -192,10 +192,17 @@ def _comparison_holds(sentence: str, m: re.Match[str], figures: list[Quantity]) 
     after = [q for q in figures if q.start >= m.end()]
     if not before or not after or not before[-1].same_kind(after[0]):
         return True
-    one, other = before[-1].value, after[0].value
+    one, other = _signed(sentence, before[-1]), _signed(sentence, after[0])
     if one == other:
         return True
     return (one > other) == (m.group("word").lower() in _MORE)
+
+
+def _signed(sentence: str, q: Quantity) -> float:
+    """An accounting negative is written in parentheses: "(16,377)" is below "(16,086)"."""
+    opened = sentence[max(0, q.start - 1) : q.start] == "("
+    closed = sentence[q.end : q.end + 1] == ")"
+    return -q.value if opened and closed else q.value
 
 
 def _is_year_text(text: str) -> bool:

@@ -57,7 +57,10 @@ def test_outside_teams_the_sources_are_listed_in_markdown(start_bot: BotFactory)
     listed = {int(n) for n in re.findall(r"^- \[(\d+)\] \S+", sources, re.MULTILINE)}
     assert listed == {int(n) for n in re.findall(r"\[(\d+)\]", bullets)}
     assert re.search(r"^- \[\d+\] policy\.txt — ", sources, re.MULTILINE)
-    assert "Confidence: **" in reply.text
+    passed, total = map(
+        int, re.findall(r"Confidence: \*\*\w+\*\* \((\d+)/(\d+) checks\)", reply.text)[0]
+    )
+    assert total == 8 and passed <= total  # every check is counted, none twice
 
 
 def test_a_source_with_a_url_template_links_its_citation_and_its_markdown_line(
