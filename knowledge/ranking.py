@@ -81,6 +81,21 @@ def rerank(chunks: Sequence[Retrieved], hints: Hints) -> list[Retrieved]:
     return sorted(boosted, key=lambda c: c.score, reverse=True)
 
 
+# The words each statement's other names add to a full-text search for it.
+_STATEMENT_WORDS = {
+    "balance": "balance sheets statement of financial position",
+    "income": "income statement statements of operations",
+    "cash": "statements of cash flows",
+    "equity": "statements of shareholders equity",
+}
+
+
+def statement_words(text: str) -> str:
+    """The other names of the financial statements `text` names, for full-text search: a
+    question about the "statement of financial position" must also match "Balance Sheets"."""
+    return " ".join(_STATEMENT_WORDS[k] for k in sorted(statements_named(text)))
+
+
 def statements_named(text: str) -> frozenset[str]:
     """The financial statements `text` names ("balance", "income", "cash", "equity")."""
     return frozenset(k for k, names in _STATEMENTS.items() if re.search(names, text, re.I))

@@ -17,7 +17,7 @@ from knowledge.ingest import Ingestor
 from knowledge.loaders.faq import Paraphraser
 from knowledge.naming import DocumentName, name_words, named_in, without_names
 from knowledge.nlp import content_words
-from knowledge.ranking import Hints
+from knowledge.ranking import Hints, statement_words
 from knowledge.retrieval import Budget, RetrievalResult, Retriever
 from knowledge.store import glossary as glossary_store
 from knowledge.store import sources as source_store
@@ -57,7 +57,7 @@ class Knowledge:
             budget=budget,
             sources=sources,
             hints=Hints(searched, defined),
-            text_query=query,
+            text_query=f"{query} {statement_words(query)}".strip(),
         )
         result.named = tuple(named)
         result.searched = searched if searched != query else ""

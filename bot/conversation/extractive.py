@@ -30,6 +30,7 @@ from bot.conversation.passages import Passage, passages
 from bot.conversation.quantities import Quantity, Range, quantities, ranges
 from bot.conversation.text import content_words, readable
 from bot.conversation.types import Bullet, Source
+from knowledge.ranking import statements_named
 
 MAX_BULLET_CHARS = 400
 MAX_LIST_BULLET_CHARS = 700
@@ -118,8 +119,9 @@ def quote(
     scored.sort(key=lambda s: s.score, reverse=True)
     if likeness is not None:
         scored = _by_meaning(scored, likeness)
+    scored = _pointed_first(scored, focus)
     best = _answering(scored, focus)
-    if best is None or best.lexical < _ANSWER_FLOOR:
+    if best is None or (best.lexical < _ANSWER_FLOOR and not _statement_bonus(best.passage, focus)):
         return Quoted([], False, _why_not(focus, sources), related)
     if focus.unknown and not (focus.wants and _states_wanted(best.passage, focus)):
         missing = ", ".join(sorted(focus.unknown))  # "veterinary bills": no bill will do
@@ -146,7 +148,7 @@ def _eligible(p: Passage, terms: frozenset[str], focus: Focus) -> bool:
     short = len(p.text.split()) < _MIN_WORDS
     if short and p.kind == "sentence":
         return False  # a heading ("3.1 Room rent"), not an answer; items say what they list
-    if not (p.stems | p.context_stems) & terms:
+    if not (p.stems | p.context_stems) & terms and not _statement_bonus(p, focus):
         return False
     return not (focus.ids and conflicts(p.text + " " + p.context, focus.ids))
 
@@ -162,7 +164,7 @@ def _score(p: Passage, focus: Focus, weights: dict[str, float], n: int) -> _Scor
         return None  # a row for another band than the one the question states
     score = lexical + 0.5 * fit + _quantity_bonus(p, focus)
     score += 0.1 * (1 - p.rank / n) - 0.015 * min(p.position, 6)
-    score += _definition_bonus(p, focus) + _phrase_bonus(p, focus)
+    score += _definition_bonus(p, focus) + _phrase_bonus(p, focus) + _statement_bonus(p, focus)
     if p.kind == "list":  # a whole list answers "list ..."; otherwise its items compete
         score += 0.15 if focus.listing else -0.1
     if _EXCEPTION.match(p.text):
@@ -227,6 +229,20 @@ def _phrase_bonus(p: Passage, focus: Focus) -> float:
     return bonus
 
 
+def _pointed_first(scored: list[_Scored], focus: Focus) -> list[_Scored]:
+    """When the question says where to look ("... shown in the cash flow statement"),
+    the lines found there come first, in their order."""
+    pointed = [s for s in scored if _statement_bonus(s.passage, focus)]
+    return pointed + [s for s in scored if s not in pointed] if pointed else scored
+
+
+def _statement_bonus(p: Passage, focus: Focus) -> float:
+    """The question points to a financial statement ("... shown in the cash flow
+    statement"): its lines answer before a discussion of the same figures elsewhere."""
+    asked = statements_named(focus.question)
+    return 0.3 if asked and asked & statements_named(p.path) else 0.0
+
+
 def _definition_bonus(p: Passage, focus: Focus) -> float:
     if not focus.defined:
         return 0.0
@@ -242,13 +258,18 @@ def _answering(scored: list[_Scored], focus: Focus) -> _Scored | None:
 
     Words the knowledge never uses were refused before ("claim settlement ratio"); a
     word it uses elsewhere may be missing here ("room rent" in a table of "Room,
-    Boarding and Nursing expenses").
+    Boarding and Nursing expenses"), and a line of the financial statement the question
+    points to speaks of it in the statement's own words ("capital expenditure" is
+    "Purchases of property, plant and equipment" there).
     """
     if not focus.asked:
         return scored[0]
     for s in scored[:12]:
         p = s.passage
-        if focus.asked & (p.stems | p.context_stems | p.path_stems) and _states_wanted(p, focus):
+        named = focus.asked & (p.stems | p.context_stems | p.path_stems) or _statement_bonus(
+            p, focus
+        )
+        if named and _states_wanted(p, focus):
             return s
     return None
 

@@ -114,7 +114,8 @@ _DURATION_ASKED = (
 _MONEY_ASKED = (
     r"\bhow much\b|\b(?:limits?|caps?|sub-?limits?|amounts?|costs?|prices?|premiums?|fees?|charges?"
     r"|sum insured|maximum|minimum|payable|pay(?:s|out)?|refund|settle|revenue|income"
-    r"|expenditure|capex|assets|liabilities|cash flow|profit|loss|sales|debt|dividend)\b"
+    r"|expenditure|capex|assets|liabilities|cash flow|profit|loss|sales|debt|dividend"
+    r"|ebitda|ebit|earnings|eps|expenses?|spending|turnover|equity|borrowings)\b"
 )
 _WANTS = (
     ("duration", re.compile(_DURATION_ASKED, _I)),

@@ -134,3 +134,23 @@ def test_meaning_decides_between_passages_that_share_the_question_words() -> Non
     by_meaning = quote(focus, sources, likeness=packaging_first)
     assert by_words.bullets[0].source_numbers == (1,)
     assert by_meaning.bullets[0].source_numbers == (2,)
+
+
+def test_a_question_pointing_to_a_statement_is_answered_from_that_statement() -> None:
+    mdna = Source(
+        1, "c1", "rulebook", "10-K", "p. 47",
+        "Item 7 MD&A > Capital Spending\nCapital expenditures were $1.6 billion in 2018, "
+        "and capital spending is expected to be $1.7 billion in 2019.",
+    )  # fmt: skip
+    statement = Source(
+        2, "c2", "table", "10-K", "p. 60",
+        "Item 8 > Consolidated Statements of Cash Flows — table 42\n(Millions)\n"
+        "columns: — | 2018 | 2017\n"
+        "Purchases of property, plant and equipment (PP&E) | 2018 | (1,577)\n"
+        "Purchases of property, plant and equipment (PP&E) | 2017 | (1,373)",
+    )  # fmt: skip
+    bullets = extractive_answer(
+        "What was the capital expenditure in 2018 as shown in the cash flow statement?",
+        [mdna, statement],
+    )
+    assert bullets[0].source_numbers == (2,)
