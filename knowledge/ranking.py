@@ -26,7 +26,7 @@ TITLE_WEIGHT = 0.1  # all of the question's topic words in the title
 WHOLE_TITLE_WEIGHT = 0.05  # ... and the title is nothing but asked words
 DEFINITION_WEIGHT = 0.25  # the clause defines the term a definition question asks about
 DEFINITION_TEXT_WEIGHT = 0.12  # the chunk says "<term> means ..."
-STATEMENT_WEIGHT = 0.15  # the chunk sits under the financial statement the question names
+STATEMENT_WEIGHT = 0.15  # a table under the financial statement the question names
 PATH_SEPARATOR = " > "
 
 # A financial statement goes by several names; a question naming one ("... shown in the
@@ -107,7 +107,8 @@ def _boost(chunk: Retrieved, topic: set[str], hints: Hints) -> float:
         return 0.0
     bonus = 0.0
     asked = statements_named(hints.question)
-    if asked and asked & statements_named(str(chunk.metadata.get("section") or "")):
+    section = str(chunk.metadata.get("section") or "")
+    if asked and chunk.kind == "table" and asked & statements_named(section):
         bonus += STATEMENT_WEIGHT
     stems = set(content_stems(title))
     if topic and stems:

@@ -239,6 +239,8 @@ def _pointed_first(scored: list[_Scored], focus: Focus) -> list[_Scored]:
 def _statement_bonus(p: Passage, focus: Focus) -> float:
     """The question points to a financial statement ("... shown in the cash flow
     statement"): its lines answer before a discussion of the same figures elsewhere."""
+    if p.kind != "row":
+        return 0.0  # a statement is a table; "Balance Sheet" over a page of discussion is not
     asked = statements_named(focus.question)
     return 0.3 if asked and asked & statements_named(p.path) else 0.0
 

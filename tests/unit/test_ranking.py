@@ -7,8 +7,8 @@ from knowledge.ranking import Hints, rerank
 from knowledge.retrieval import Retrieved
 
 
-def _chunk(node: str, section: str, score: float) -> Retrieved:
-    return Retrieved(node, "table", "text", "10-K", "p. 1", {"section": section}, score, None, None)
+def _chunk(node: str, section: str, score: float, kind: str = "table") -> Retrieved:
+    return Retrieved(node, kind, "text", "10-K", "p. 1", {"section": section}, score, None, None)
 
 
 MDA = _chunk(
@@ -20,6 +20,9 @@ STATEMENT = _chunk(
     0.45,
 )
 BALANCE = _chunk("balance", "Item 8 Financial Statements > Consolidated Balance Sheets", 0.46)
+DISCUSSION = _chunk(
+    "discussion", "Item 7 Management's Discussion > Balance Sheet", 0.48, "rulebook"
+)
 
 
 def test_the_statement_the_question_names_comes_first() -> None:
@@ -30,8 +33,8 @@ def test_the_statement_the_question_names_comes_first() -> None:
 
 def test_other_names_of_a_statement_are_the_same_statement() -> None:
     question = "What were total current assets in the statement of financial position?"
-    ranked = rerank([MDA, STATEMENT, BALANCE], Hints(question))
-    assert ranked[0].node_id == "balance"
+    ranked = rerank([MDA, DISCUSSION, STATEMENT, BALANCE], Hints(question))
+    assert ranked[0].node_id == "balance"  # the statement, not prose under "Balance Sheet"
 
 
 def test_a_question_naming_no_statement_keeps_the_order() -> None:
