@@ -81,6 +81,16 @@ def rerank(chunks: Sequence[Retrieved], hints: Hints) -> list[Retrieved]:
     return sorted(boosted, key=lambda c: c.score, reverse=True)
 
 
+# Measures read off one statement: a question about them points to it as surely as one
+# naming it ("has the quick ratio improved?" is answered from the balance sheet).
+_MEASURES = {
+    "balance": r"quick ratio|current ratio|working capital|debt[- ]to[- ]equity"
+    r"|total (?:current )?(?:assets|liabilities)|net (?:ppe|pp&e|property, plant)",
+    "income": r"(?:gross|operating|net profit|net|ebitda) margins?|gross profit"
+    r"|operating income|interest coverage|effective tax rate",
+    "cash": r"free cash ?flows?|capital expenditures?|capex|cash conversion"
+    r"|capital[- ]intensi\w+|dividends paid|operating cash flows?",
+}
 # The words each statement's other names add to a full-text search for it.
 _STATEMENT_WORDS = {
     "balance": "balance sheets statement of financial position",
@@ -93,7 +103,13 @@ _STATEMENT_WORDS = {
 def statement_words(text: str) -> str:
     """The other names of the financial statements `text` names, for full-text search: a
     question about the "statement of financial position" must also match "Balance Sheets"."""
-    return " ".join(_STATEMENT_WORDS[k] for k in sorted(statements_named(text)))
+    return " ".join(_STATEMENT_WORDS[k] for k in sorted(statements_asked(text)))
+
+
+def statements_asked(question: str) -> frozenset[str]:
+    """The statements a question names, or whose measures it asks about."""
+    measured = (k for k, names in _MEASURES.items() if re.search(names, question, re.I))
+    return statements_named(question) | frozenset(measured)
 
 
 def statements_named(text: str) -> frozenset[str]:
@@ -106,7 +122,7 @@ def _boost(chunk: Retrieved, topic: set[str], hints: Hints) -> float:
     if not title:
         return 0.0
     bonus = 0.0
-    asked = statements_named(hints.question)
+    asked = statements_asked(hints.question)
     section = str(chunk.metadata.get("section") or "")
     if asked and chunk.kind == "table" and asked & statements_named(section):
         bonus += STATEMENT_WEIGHT

@@ -30,7 +30,7 @@ from bot.conversation.passages import Passage, passages
 from bot.conversation.quantities import Quantity, Range, quantities, ranges
 from bot.conversation.text import content_words, readable
 from bot.conversation.types import Bullet, Source
-from knowledge.ranking import statements_named
+from knowledge.ranking import statements_asked, statements_named
 
 MAX_BULLET_CHARS = 400
 MAX_LIST_BULLET_CHARS = 700
@@ -238,10 +238,11 @@ def _pointed_first(scored: list[_Scored], focus: Focus) -> list[_Scored]:
 
 def _statement_bonus(p: Passage, focus: Focus) -> float:
     """The question points to a financial statement ("... shown in the cash flow
-    statement"): its lines answer before a discussion of the same figures elsewhere."""
+    statement", "has the quick ratio improved?"): its lines answer before a discussion of
+    the same figures elsewhere."""
     if p.kind != "row":
         return 0.0  # a statement is a table; "Balance Sheet" over a page of discussion is not
-    asked = statements_named(focus.question)
+    asked = statements_asked(focus.question)
     return 0.3 if asked and asked & statements_named(p.path) else 0.0
 
 

@@ -40,3 +40,8 @@ def test_other_names_of_a_statement_are_the_same_statement() -> None:
 def test_a_question_naming_no_statement_keeps_the_order() -> None:
     ranked = rerank([MDA, BALANCE, STATEMENT], Hints("How much was spent on acquisitions?"))
     assert [c.node_id for c in ranked] == ["mda", "balance", "statement"]
+
+
+def test_a_measure_read_off_a_statement_points_to_that_statement() -> None:
+    ranked = rerank([MDA, DISCUSSION, STATEMENT, BALANCE], Hints("Has the quick ratio improved?"))
+    assert ranked[0].node_id == "balance"
