@@ -23,6 +23,7 @@ from bot.conversation.focus import (
     Focus,
     conflicts,
     focus_of,
+    states_loosely,
     with_acronyms,
     word_pairs,
 )
@@ -288,7 +289,7 @@ def _states_wanted(p: Passage, focus: Focus) -> bool:
             continue  # "In October 2021" states no amount
         if q.kind in wanted:
             return True
-    return False
+    return states_loosely(p.text, focus.wants)
 
 
 def _why_not(focus: Focus, sources: Sequence[Source]) -> str:

@@ -386,6 +386,24 @@ def _first_match(patterns: Iterable[re.Pattern[str]], text: str, frame: frozense
     return ""
 
 
+_TIMING = re.compile(
+    r"\b(?:annually|yearly|half-yearly|quarterly|monthly|weekly|daily|every (?:year|quarter"
+    r"|month|week|day)|in advance|in arrears|at the (?:beginning|start|end) of)\b",
+    _I,
+)
+
+
+def states_loosely(text: str, wants: str) -> bool:
+    """A line that answers without a quantity of the wanted kind written as one: "when?"
+    answered "annually, at the beginning of each period"; "what percentage?" answered by a
+    figure under a "%" column ("Change %: (59.9)")."""
+    if wants == "duration":
+        return bool(_TIMING.search(text))
+    if wants == "percent":
+        return "%" in text and any(not q.is_year for q in quantities(text))
+    return False
+
+
 def _wants(text: str) -> str:
     """The kind of quantity an answer should state; none for a yes/no question ("can I
     opt for it if my sum insured is Rs 3 lakh?") or one asking what something is made of,

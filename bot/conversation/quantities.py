@@ -44,7 +44,7 @@ _QUANTITY = re.compile(
     rf"(?:\s*\((?P<paren>[^()]{{1,30}})\))?"
     rf"(?P<scale>\s?{_SCALE}\b)?"
     r"(?P<dash>\s?/-)?"
-    rf"(?P<pct>\s?(?:%|per\s?cent\b|percent\b))?"
+    rf"(?P<pct>\s?(?:%|per\s?cent\b|percent\b|basis points?\b|bps\b))?"
     rf"(?P<unit>\s?{_UNIT}\b['’]?)?",
     re.IGNORECASE,
 )
@@ -229,7 +229,8 @@ def _kind(m: re.Match[str], value: float) -> tuple[str, float]:
         unit = {"yr": "year", "hour": "hour", "hr": "hr"}.get(unit, unit)
         return "duration", value * DURATION_DAYS.get(unit, 1.0)
     if m.group("pct"):
-        return "percent", value
+        basis = m.group("pct").strip().lower().startswith(("b", "bps"))
+        return "percent", value / 100 if basis else value  # 70 basis points = 0.7%
     if m.group("frac"):
         return "fraction", value
     if m.group("cur") or m.group("dash"):

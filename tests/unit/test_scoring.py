@@ -438,3 +438,29 @@ def test_quoting_a_source_that_the_instructions_also_quote_is_not_copying() -> N
         instructions=INSTRUCTIONS,
     )
     assert scores.not_copied == 1
+
+
+@pytest.mark.parametrize(
+    ("question", "said", "source"),
+    [
+        ("When are multi-year agreement customers invoiced?",
+         "For multi-year agreements, we generally invoice customers annually at the "
+         "beginning of each annual coverage period.",
+         "Billing\nFor multi-year agreements, we generally invoice customers annually at the "
+         "beginning of each annual coverage period."),
+        ("What was the percentage change in cash and cash equivalents?",
+         "Cash and cash equivalents, beginning of the year (Change %): (59.9)",
+         "Cash flow summary\nCash and cash equivalents, beginning of the year (Change %): "
+         "(59.9)"),
+        ("By how many basis points did selling expenses increase as a percentage of sales?",
+         "Selling expenses increased approximately 70 basis points as a percentage of sales.",
+         "Results\nSelling expenses increased approximately 70 basis points as a percentage "
+         "of sales in 2019."),
+    ],
+)  # fmt: skip
+def test_an_answer_of_the_kind_asked_need_not_write_its_unit(
+    question: str, said: str, source: str
+) -> None:
+    scores = _score([Bullet(said, (1,))], [_source(1, source)], question)
+    assert "qa_continuity" not in _failed(scores)
+    assert confidence_for(scores, has_context=True) == Confidence.HIGH

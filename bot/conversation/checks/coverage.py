@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 
 from bot.conversation.checks.claims import Match, entity_in
-from bot.conversation.focus import WANTED_KINDS, Focus, conflicts
+from bot.conversation.focus import WANTED_KINDS, Focus, conflicts, states_loosely
 from bot.conversation.quantities import quantities
 from bot.conversation.text import content_words, entities, readable
 from bot.conversation.types import Bullet, Source
@@ -86,7 +86,9 @@ def _states(text: str, focus: Focus) -> bool:
     if not focus.wants:
         return False
     wanted = WANTED_KINDS[focus.wants]
-    return any(q.kind in wanted and not q.is_year for q in quantities(text))
+    if any(q.kind in wanted and not q.is_year for q in quantities(text)):
+        return True
+    return states_loosely(text, focus.wants)
 
 
 def _names_spoken(
