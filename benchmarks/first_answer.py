@@ -21,6 +21,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import requests
+from sqlalchemy.engine import URL
 
 from benchmarks.setup import bench_database, percentile, serve_process
 from bot.settings import Settings
@@ -44,6 +45,24 @@ QUESTIONS = [
     "Is maternity covered?",
     "What is the waiting period for cataract?",
 ]
+
+
+def slack_env(db_url: URL, data_dir: str, slack_api_url: str) -> dict[str, str]:
+    """The environment of a serve process talking to a fake Slack, on the bench database."""
+    return {
+        "DATABASE_URL": db_url.render_as_string(hide_password=False),
+        "KNOWBOT_DATA_DIR": data_dir,  # the ONNX export of the model is made once, here
+        "SLACK_BOT_TOKEN": "xoxb-bench",
+        "SLACK_SIGNING_SECRET": payloads.SECRET,
+        "SLACK_API_URL": slack_api_url,
+        "KNOWBOT_SLACK_POST_INTERVAL_S": "0",
+    }
+
+
+def ingest_examples(env: dict[str, str]) -> None:
+    with open_services(Settings(_env_file=None, **env)) as services:  # type: ignore[call-arg, arg-type]
+        report = services.knowledge.ingestor.ingest_paths([EXAMPLES], IngestOptions())
+        print(f"ingested {report.chunks} chunks with the bundled model")
 
 
 def ask(url: str, slack: FakeSlack, question: str, n: int) -> float:
@@ -78,17 +97,8 @@ def main() -> None:
     with ExitStack() as stack, tempfile.TemporaryDirectory() as tmp:
         stack.enter_context(serve_app(slack.app(), port=slack.port))
         _, db_url = stack.enter_context(bench_database())
-        env = {
-            "DATABASE_URL": db_url.render_as_string(hide_password=False),
-            "KNOWBOT_DATA_DIR": tmp,  # the ONNX export of the model is made once, here
-            "SLACK_BOT_TOKEN": "xoxb-bench",
-            "SLACK_SIGNING_SECRET": payloads.SECRET,
-            "SLACK_API_URL": slack.api_url,
-            "KNOWBOT_SLACK_POST_INTERVAL_S": "0",
-        }
-        with open_services(Settings(_env_file=None, **env)) as services:  # type: ignore[call-arg, arg-type]
-            report = services.knowledge.ingestor.ingest_paths([EXAMPLES], IngestOptions())
-            print(f"ingested {report.chunks} chunks with the bundled model")
+        env = slack_env(db_url, tmp, slack.api_url)
+        ingest_examples(env)
         runs = []
         for n in range(args.restarts):
             run = one_start(env, slack, Path(tmp) / f"serve-{n}.log", n)

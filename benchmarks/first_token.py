@@ -28,11 +28,8 @@ from pathlib import Path
 
 import requests
 
-from benchmarks.first_answer import EXAMPLES, QUESTIONS
+from benchmarks.first_answer import QUESTIONS, ingest_examples, slack_env
 from benchmarks.setup import bench_database, percentile, serve_process
-from bot.settings import Settings
-from bot.wiring import open_services
-from knowledge.options import IngestOptions
 from tests.adapters.slack import payloads
 from tests.adapters.slack.test_fuzz import sign
 from tests.adapters.teams import activities as teams
@@ -143,18 +140,8 @@ def main() -> None:
             fake_openai(model_reply, delay_s=args.first_token, piece_interval_s=args.piece)
         )
         _, db_url = stack.enter_context(bench_database())
-        env = {
-            "DATABASE_URL": db_url.render_as_string(hide_password=False),
-            "KNOWBOT_DATA_DIR": tmp,
-            "OPENAI_BASE_URL": llm.base_url,
-            "SLACK_BOT_TOKEN": "xoxb-bench",
-            "SLACK_SIGNING_SECRET": payloads.SECRET,
-            "SLACK_API_URL": slack.api_url,
-            "KNOWBOT_SLACK_POST_INTERVAL_S": "0",
-        }
-        with open_services(Settings(_env_file=None, **env)) as services:  # type: ignore[call-arg, arg-type]
-            report = services.knowledge.ingestor.ingest_paths([EXAMPLES], IngestOptions())
-            print(f"ingested {report.chunks} chunks with the bundled model")
+        env = {**slack_env(db_url, tmp, slack.api_url), "OPENAI_BASE_URL": llm.base_url}
+        ingest_examples(env)
         slack_url = stack.enter_context(
             serve_process(SLACK, env, Path(tmp) / "slack.log", free_port())
         )
