@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from knowledge.nlp import content_stems
@@ -106,12 +106,14 @@ def statement_words(text: str) -> str:
     return " ".join(_STATEMENT_WORDS[k] for k in sorted(statements_asked(text)))
 
 
+@lru_cache(maxsize=4096)
 def statements_asked(question: str) -> frozenset[str]:
     """The statements a question names, or whose measures it asks about."""
     measured = (k for k, names in _MEASURES.items() if re.search(names, question, re.I))
     return statements_named(question) | frozenset(measured)
 
 
+@lru_cache(maxsize=4096)
 def statements_named(text: str) -> frozenset[str]:
     """The financial statements `text` names ("balance", "income", "cash", "equity")."""
     return frozenset(k for k, names in _STATEMENTS.items() if re.search(names, text, re.I))
