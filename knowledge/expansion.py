@@ -21,20 +21,25 @@ if TYPE_CHECKING:
     from knowledge.retrieval import Retrieved
 
 MAX_CLAUSE_CHARS = 2200
+REACH = 2  # parts of a clause this close to a kept part come back through its widening
 _PART = re.compile(r"-c(\d+)(?:-(\d+))?$")
 _PAGES = re.compile(r"^pp?\. \d+(?:–\d+)?")
 
 
 def one_per_clause(chunks: Sequence[Retrieved]) -> list[Retrieved]:
-    """The best-ranked part of each clause; its siblings come back through `widen`."""
-    seen: set[tuple[object, str]] = set()
+    """The best-ranked part of each stretch of a clause; the parts near it come back
+    through `widen`. A long section (a filing's "Overview", pages of parts) can hold two
+    answers far apart: a part beyond the reach of every kept part is kept too."""
+    kept: dict[tuple[object, str], list[int]] = {}
     out = []
     for chunk in chunks:
         clause = _clause(chunk)
         if clause is not None:
-            if clause in seen:
+            part = _order_of(chunk.metadata)[0]
+            near = kept.setdefault(clause, [])
+            if any(abs(part - other) <= REACH for other in near):
                 continue
-            seen.add(clause)
+            near.append(part)
         out.append(chunk)
     return out
 
@@ -49,11 +54,16 @@ def widen(chunks: Sequence[Retrieved], store: ChunkStore) -> list[Retrieved]:
     for hit in store.section_chunks(pairs):
         found: tuple[object, str] = (hit.metadata.get("source_id"), str(hit.metadata["section"]))
         parts.setdefault(found, []).append(hit)
+    taken = {chunk.node_id for chunk in chunks}  # a kept part is never another's widening
     out = []
     for chunk in chunks:
         clause = _clause(chunk)
         siblings = parts.get(clause) if clause is not None else None
-        out.append(_widened(chunk, siblings) if siblings and len(siblings) > 1 else chunk)
+        if siblings and len(siblings) > 1:
+            free = [h for h in siblings if h.node_id == chunk.node_id or h.node_id not in taken]
+            chunk, used = _widened(chunk, free)
+            taken |= used
+        out.append(chunk)
     return out
 
 
@@ -68,15 +78,20 @@ def _clause(chunk: Retrieved) -> tuple[object, str] | None:
 
 
 def _order(hit: ChunkHit) -> tuple[int, int]:
-    m = _PART.search(str(hit.metadata.get("key") or ""))
+    return _order_of(hit.metadata)
+
+
+def _order_of(metadata: dict[str, object]) -> tuple[int, int]:
+    m = _PART.search(str(metadata.get("key") or ""))
     return (int(m.group(1)), int(m.group(2) or 0)) if m else (0, 0)
 
 
-def _widened(chunk: Retrieved, siblings: list[ChunkHit]) -> Retrieved:
+def _widened(chunk: Retrieved, siblings: list[ChunkHit]) -> tuple[Retrieved, set[str]]:
+    """`chunk` grown over its clause's neighbouring parts, and the parts it took."""
     ordered = sorted(siblings, key=lambda h: (_pages(h) or (0, 0), _order(h)))
     at = next((i for i, h in enumerate(ordered) if h.node_id == chunk.node_id), None)
     if at is None:
-        return chunk
+        return chunk, {chunk.node_id}
     head, _, _ = chunk.text.partition("\n")
     bodies = [_body(h.text, head) for h in ordered]
     lo, hi = at, at
@@ -92,8 +107,9 @@ def _widened(chunk: Retrieved, siblings: list[ChunkHit]) -> Retrieved:
                 grown = True
         if not grown:
             break
+    used = {h.node_id for h in ordered[lo : hi + 1]}
     if lo == hi:
-        return chunk
+        return chunk, used
     lines: list[str] = []
     for body in bodies[lo : hi + 1]:
         for line in body.splitlines():
@@ -103,12 +119,13 @@ def _widened(chunk: Retrieved, siblings: list[ChunkHit]) -> Retrieved:
     metadata = {**chunk.metadata, "widened": hi - lo + 1}
     pages = [_pages(h) for h in ordered[lo : hi + 1]]
     if not all(pages):
-        return replace(chunk, text=text, metadata=metadata)
+        return replace(chunk, text=text, metadata=metadata), used
     first = min(p[0] for p in pages if p)
     last = max(p[1] for p in pages if p)
     metadata |= {"page": first, "page_end": last} if last != first else {"page": first}
     shown = f"pp. {first}–{last}" if last != first else f"p. {first}"
-    return replace(chunk, text=text, metadata=metadata, location=_PAGES.sub(shown, chunk.location))
+    location = _PAGES.sub(shown, chunk.location)
+    return replace(chunk, text=text, metadata=metadata, location=location), used
 
 
 def _next_part(one: ChunkHit, other: ChunkHit) -> bool:

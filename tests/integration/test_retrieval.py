@@ -83,3 +83,31 @@ def test_metadata_that_llamaindex_would_overwrite_is_refused(engine: Engine, db_
     )
     with engine.begin() as conn, pytest.raises(ValueError, match="doc_id"):
         kb.chunks.add(conn, [record], source_ref="s1")
+
+
+def write_long_section(folder: Path) -> Path:
+    """One heading over twelve paragraphs: the section is cut into many parts, and two
+    paragraphs far apart both speak of the Upjohn separation."""
+    filler = (
+        "The company reviews its portfolio of programmes every quarter and reports the "
+        "outcome to the board, together with the budget for the next period and the "
+        "staffing plan that goes with it. "
+    )
+    body = [filler * 4 for _ in range(12)]
+    body[1] = "The Upjohn separation was completed in November 2020. " + filler * 3
+    body[10] = "We expect the Upjohn separation to cost about $700 million in all. " + filler * 3
+    text = "# Overview of our performance\n\n" + "\n\n".join(body) + "\n"
+    (folder / "overview.md").write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_two_answers_far_apart_in_one_long_section_both_come_back(
+    engine: Engine, db_url: URL, tmp_path: Path
+) -> None:
+    kb = make_knowledge(engine, db_url)
+    kb.ingestor.ingest_paths([write_long_section(tmp_path)], IngestOptions())
+    hits = kb.retriever.retrieve("Upjohn separation cost", scopes=["default"], mode="sparse").chunks
+    text = "\n".join(h.text for h in hits)
+    assert "completed in November 2020" in text
+    assert "about $700 million" in text
+    assert text.count("about $700 million") == 1  # each part is given once
