@@ -9,9 +9,9 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from knowledge.documents import ChunkDraft, ChunkKind
+from knowledge.embedding_text import embed_text
 from knowledge.embeddings import Embedder
 from knowledge.errors import IndexModelMismatch
-from knowledge.ingest import embed_text
 from knowledge.store import index_meta
 from knowledge.tables import chunks
 

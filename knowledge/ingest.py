@@ -21,7 +21,8 @@ from typing import Any
 
 from sqlalchemy.engine import Connection, Engine
 
-from knowledge.documents import ChunkDraft, ChunkKind, GlossaryEntry, Triple
+from knowledge.documents import ChunkDraft, GlossaryEntry, Triple
+from knowledge.embedding_text import RECIPE, embed_text
 from knowledge.embeddings import Embedder
 from knowledge.errors import SourceError
 from knowledge.facts import derive_facts
@@ -412,31 +413,22 @@ def _records(
     return list(out.values())
 
 
-def embed_text(draft: ChunkDraft) -> str:
-    """What the model sees: rows read better as `column: value` than as JSON."""
-    if draft.kind == ChunkKind.ROW:
-        try:
-            values = json.loads(draft.text)
-        except ValueError:
-            return draft.text
-        if isinstance(values, dict):
-            pairs = "; ".join(f"{k}: {v}" for k, v in values.items())
-            return f"{draft.title}. {pairs}"
-    return draft.text
-
-
 def _chunk_hash(draft: ChunkDraft) -> str:
-    payload = json.dumps(
-        [draft.kind.value, draft.text, draft.title, draft.location, draft.metadata],
-        sort_keys=True,
-        default=str,
-    )
+    """The chunk as stored and, where it differs, as embedded: a change to either makes
+    it a new chunk (and only such chunks are embedded again)."""
+    fields: list[object] = [draft.kind.value, draft.text, draft.title, draft.location]
+    fields.append(draft.metadata)
+    embedded = embed_text(draft)
+    if embedded != draft.text:
+        fields.append(embedded)
+    payload = json.dumps(fields, sort_keys=True, default=str)
     return hashlib.sha256(payload.encode()).hexdigest()[:32]
 
 
 def _source_hash(content: bytes, kind: SourceKind, options: IngestOptions) -> str:
     digest = hashlib.sha256(content)
-    digest.update(json.dumps([kind.value, options.as_json()], sort_keys=True).encode())
+    recipe = [kind.value, options.as_json(), RECIPE]  # a new recipe reads every source again
+    digest.update(json.dumps(recipe, sort_keys=True).encode())
     return digest.hexdigest()
 
 

@@ -13,6 +13,7 @@ from llama_index.core.vector_stores.types import (
 )
 from sqlalchemy.engine import URL, Engine
 
+from knowledge.embeddings import HashingEmbedder
 from knowledge.options import IngestOptions
 from knowledge.store import fulltext
 from knowledge.store.chunks import ChunkRecord
@@ -111,3 +112,49 @@ def test_two_answers_far_apart_in_one_long_section_both_come_back(
     assert "completed in November 2020" in text
     assert "about $700 million" in text
     assert text.count("about $700 million") == 1  # each part is given once
+
+
+def write_statement_and_discussion(folder: Path) -> Path:
+    """Ten regions' revenues over six years (mostly figures), and a sentence of outlook that
+    repeats the region names."""
+    years = [str(y) for y in range(2017, 2023)]
+    rows = ["| Region | " + " | ".join(years) + " |", "|" + " --- |" * 7]
+    for k, region in enumerate(REGIONS):
+        figures = " | ".join(f"{(i + 3) * (k + 7) * 131:,}" for i in range(6))
+        rows.append(f"| {region} | {figures} |")
+    table = "\n".join(rows)
+    text = (
+        "# Revenues by geographic area\n\nThe following summarizes revenues by geographic "
+        f"area:\n\n{table}\n\n# Outlook\n\nRevenues from emerging markets are expected to "
+        "grow faster than in Europe and the United States.\n"
+    )
+    (folder / "report.md").write_text(text, encoding="utf-8")
+    return folder
+
+
+REGIONS = (
+    "United States",
+    "Canada",
+    "Developed Europe",
+    "Japan",
+    "Emerging Markets",
+    "Latin America",
+    "China",
+    "India",
+    "Africa",
+    "Total revenues",
+)
+
+
+def test_a_table_of_figures_is_found_by_meaning_through_its_labels(
+    engine: Engine, db_url: URL, tmp_path: Path
+) -> None:
+    kb = make_knowledge(engine, db_url, HashingEmbedder())
+    kb.ingestor.ingest_paths([write_statement_and_discussion(tmp_path)], IngestOptions())
+    hits = kb.retriever.retrieve(
+        "Which geographic area had the most revenues: Europe, the United States or Emerging Markets?",
+        scopes=["default"],
+        mode="dense",
+    ).chunks
+    assert hits[0].kind == "table", [h.text[:60] for h in hits]
+    assert "Developed Europe | 2017 | 3,537" in hits[0].text  # stored with its figures

@@ -10,6 +10,7 @@ from itertools import pairwise
 from knowledge.blocks import Block, Para, TableBlock
 from knowledge.chunking import TARGET_CHARS, chunk_document
 from knowledge.documents import ChunkDraft, ChunkKind
+from knowledge.embedding_text import table_text
 from knowledge.loaders.tables import RawTable, continues, merge, normalize
 
 
@@ -321,3 +322,24 @@ def test_annual_report_parts_items_and_notes_make_the_outline_not_the_cover_page
     assert sections["The company is defending a patent claim in Delaware."] == (
         f"{notes} > Note 2 Legal Proceedings"
     )
+
+
+def test_a_table_is_embedded_by_its_labels_and_worded_cells_not_its_figures() -> None:
+    stored = "\n".join(
+        [
+            "4 BENEFITS BY PLAN — table 1",
+            "columns: Benefit | Plan A | Plan B",
+            "Room rent | Plan A | 1% of sum insured per day",
+            "Room rent | Plan B | Single room",
+            "Average premium | Plan A | 9,000",
+            "Average premium | Plan B | (12,500)",
+        ]
+    )
+    embedded = table_text(stored).splitlines()
+    assert embedded == [
+        "4 BENEFITS BY PLAN — table 1",
+        "columns: Benefit | Plan A | Plan B",
+        "Room rent | Plan A | 1% of sum insured per day",
+        "Room rent | Plan B | Single room",
+        "Average premium",
+    ]
