@@ -14,10 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cache, lru_cache
+from functools import cache
 from typing import TYPE_CHECKING
 
 from knowledge.nlp import content_stems
+from knowledge.statements import PATH_SEPARATOR, statement_weight, statements_asked
 
 if TYPE_CHECKING:
     from knowledge.retrieval import Retrieved
@@ -27,20 +28,6 @@ WHOLE_TITLE_WEIGHT = 0.05  # ... and the title is nothing but asked words
 DEFINITION_WEIGHT = 0.25  # the clause defines the term a definition question asks about
 DEFINITION_TEXT_WEIGHT = 0.12  # the chunk says "<term> means ..."
 STATEMENT_WEIGHT = 0.15  # a table under the financial statement the question names
-PATH_SEPARATOR = " > "
-
-# A financial statement goes by several names; a question naming one ("... shown in the
-# cash flow statement") is answered under a heading naming it another way ("Consolidated
-# Statements of Cash Flows").
-_STATEMENTS = {
-    "balance": r"(?<!off[- ])balance sheets?"
-    r"|statements? of (?:consolidated )?financial (?:position|condition)",
-    "income": r"income statements?|statements? of (?:consolidated )?(?:operations|income|earnings"
-    r"|comprehensive (?:income|loss))|profit and loss|p&l",
-    "cash": r"cash[- ]flows? statements?|statements? of (?:consolidated )?cash[- ]flows?",
-    "equity": r"statements? of (?:changes in )?(?:stockholders|shareholders|owners)['’]? equity"
-    r"|equity statements?",
-}
 
 # Words that frame a question without naming its topic.
 _FRAME = (
@@ -81,44 +68,6 @@ def rerank(chunks: Sequence[Retrieved], hints: Hints) -> list[Retrieved]:
     return sorted(boosted, key=lambda c: c.score, reverse=True)
 
 
-# Measures read off one statement: a question about them points to it as surely as one
-# naming it ("has the quick ratio improved?" is answered from the balance sheet).
-_MEASURES = {
-    "balance": r"quick ratio|current ratio|working capital|debt[- ]to[- ]equity"
-    r"|total (?:current )?(?:assets|liabilities)|net (?:ppe|pp&e|property, plant)",
-    "income": r"(?:gross|operating|net profit|net|ebitda) margins?|gross profit"
-    r"|operating income|interest coverage|effective tax rate",
-    "cash": r"free cash ?flows?|capital expenditures?|capex|cash conversion"
-    r"|capital[- ]intensi\w+|dividends paid|operating cash flows?",
-}
-# The words each statement's other names add to a full-text search for it.
-_STATEMENT_WORDS = {
-    "balance": "balance sheets statement of financial position",
-    "income": "income statement statements of operations",
-    "cash": "statements of cash flows",
-    "equity": "statements of shareholders equity",
-}
-
-
-def statement_words(text: str) -> str:
-    """The other names of the financial statements `text` names, for full-text search: a
-    question about the "statement of financial position" must also match "Balance Sheets"."""
-    return " ".join(_STATEMENT_WORDS[k] for k in sorted(statements_asked(text)))
-
-
-@lru_cache(maxsize=4096)
-def statements_asked(question: str) -> frozenset[str]:
-    """The statements a question names, or whose measures it asks about."""
-    measured = (k for k, names in _MEASURES.items() if re.search(names, question, re.I))
-    return statements_named(question) | frozenset(measured)
-
-
-@lru_cache(maxsize=4096)
-def statements_named(text: str) -> frozenset[str]:
-    """The financial statements `text` names ("balance", "income", "cash", "equity")."""
-    return frozenset(k for k, names in _STATEMENTS.items() if re.search(names, text, re.I))
-
-
 def _boost(chunk: Retrieved, topic: set[str], hints: Hints) -> float:
     title = own_title(chunk.metadata)
     if not title:
@@ -126,8 +75,8 @@ def _boost(chunk: Retrieved, topic: set[str], hints: Hints) -> float:
     bonus = 0.0
     asked = statements_asked(hints.question)
     section = str(chunk.metadata.get("section") or "")
-    if asked and chunk.kind == "table" and asked & statements_named(section):
-        bonus += STATEMENT_WEIGHT
+    if chunk.kind == "table":
+        bonus += STATEMENT_WEIGHT * statement_weight(section, asked)
     stems = set(content_stems(title))
     if topic and stems:
         shared = topic & stems

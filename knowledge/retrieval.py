@@ -14,6 +14,7 @@ from knowledge.embeddings import Embedder
 from knowledge.expansion import one_per_clause, widen
 from knowledge.naming import DocumentName
 from knowledge.ranking import Hints, rerank
+from knowledge.statements import statement_weight, statements_asked, title_words
 from knowledge.store.chunks import ChunkHit, ChunkStore
 
 KIND_GROUP = {
@@ -34,6 +35,10 @@ class Budget:
     per_group: dict[str, int]
     total: int
 
+
+STATEMENT_POOL = 24  # tables of the statement asked about, looked up by their heading
+STATEMENT_TAKEN = 3  # ... of which the nearest this many join the candidates
+TITLE_AS_TEXT = 0.5  # a heading naming the statement asked about, as a full-text match
 
 DEFAULT_BUDGET = Budget(
     per_group={"documents": 6, "rows": 5, "faq": 2, "glossary": 2, "graph": 2}, total=8
@@ -137,12 +142,48 @@ class Retriever:
                 vector, scopes=scopes, limit=self._dense_pool, sources=sources
             )
             timings["dense"] = _ms(started)
+        hints = hints or Hints(query)
         fused = fuse(dense, sparse.result() if sparse else [], self._weights)
+        if vector is not None:
+            fused += self._statement_tables(vector, hints, fused, scopes, sources, timings)
         started = time.perf_counter()
-        ranked = one_per_clause(rerank(fused, hints or Hints(query)))
+        ranked = one_per_clause(rerank(fused, hints))
         chosen = widen(apply_budget(dedupe(ranked), budget), self._chunks)
         timings["rank"] = _ms(started)
         return RetrievalResult(chosen, timings)
+
+    def _statement_tables(
+        self,
+        vector: list[float],
+        hints: Hints,
+        found: list[Retrieved],
+        scopes: Sequence[str],
+        sources: Sequence[int] | None,
+        timings: dict[str, float],
+    ) -> list[Retrieved]:
+        """The best few tables of the financial statement the question asks about ("has
+        the quick ratio improved?": the balance sheet), found by their heading when neither
+        search brought them: a statement is mostly figures and shares few words with a
+        question about a measure read off it. A heading naming what was asked counts as
+        half a full-text match; its similarity is at least the dense list's floor."""
+        asked = statements_asked(hints.question)
+        if not asked:
+            return []
+        started = time.perf_counter()
+        hits = self._chunks.titled_tables(
+            vector, title_words(asked), scopes=scopes, limit=STATEMENT_POOL, sources=sources
+        )
+        timings["statements"] = _ms(started)
+        have = {c.node_id for c in found}
+        floor = min((c.dense_similarity for c in found if c.dense_similarity), default=0.0)
+        taken = [
+            h
+            for h in hits
+            if h.node_id not in have
+            and statement_weight(str(h.metadata.get("section") or ""), asked) == 1.0
+        ][:STATEMENT_TAKEN]
+        base = self._weights.sparse * TITLE_AS_TEXT
+        return [_retrieved(h, max(h.score, floor) + base, {}, h.score) for h in taken]
 
     def _sparse(
         self,
@@ -175,7 +216,9 @@ def fuse(dense: list[ChunkHit], sparse: list[ChunkHit], weights: FusionWeights) 
         }
     else:
         scores = _score_fusion(dense, sparse, weights)
-    ordered = sorted(scores, key=lambda n: scores[n], reverse=True)
+    # ties (chunks only one list found share its floor) go to the better-ranked, never to
+    # the order of a set, which changes from one process to the next
+    ordered = sorted(scores, key=lambda n: (-scores[n], min(ranks[n].values()), n))
     return [_retrieved(hits[n], scores[n], ranks[n], similarity.get(n)) for n in ordered]
 
 

@@ -17,8 +17,9 @@ from knowledge.ingest import Ingestor
 from knowledge.loaders.faq import Paraphraser
 from knowledge.naming import DocumentName, name_words, named_in, without_names
 from knowledge.nlp import content_words
-from knowledge.ranking import Hints, statement_words
+from knowledge.ranking import Hints
 from knowledge.retrieval import Budget, RetrievalResult, Retriever
+from knowledge.statements import statement_words
 from knowledge.store import glossary as glossary_store
 from knowledge.store import sources as source_store
 from knowledge.store import triples as triple_store

@@ -31,7 +31,7 @@ from bot.conversation.passages import Passage, passages
 from bot.conversation.quantities import Quantity, Range, quantities, ranges
 from bot.conversation.text import content_words, readable
 from bot.conversation.types import Bullet, Source
-from knowledge.ranking import statements_asked, statements_named
+from knowledge.statements import statement_weight, statements_asked
 
 MAX_BULLET_CHARS = 400
 MAX_LIST_BULLET_CHARS = 700
@@ -243,8 +243,7 @@ def _statement_bonus(p: Passage, focus: Focus) -> float:
     the same figures elsewhere."""
     if p.kind != "row":
         return 0.0  # a statement is a table; "Balance Sheet" over a page of discussion is not
-    asked = statements_asked(focus.question)
-    return 0.3 if asked and asked & statements_named(p.path) else 0.0
+    return 0.3 * statement_weight(p.path, statements_asked(focus.question))
 
 
 def _definition_bonus(p: Passage, focus: Focus) -> float:

@@ -39,7 +39,7 @@ class Passage:
     kind: str  # "sentence" | "item" | "list" | "lead" | "row" | "record"
     position: int  # order inside the source
     label: str = ""  # a table row's label (its first cell)
-    path: str = ""  # the whole heading path of the clause
+    path: str = ""  # the whole heading path of the clause, "A > B > C"
 
     @property
     def path_stems(self) -> frozenset[str]:
@@ -91,7 +91,7 @@ def _split_head(text: str) -> tuple[_Head, str]:
     path = _TABLE_SUFFIX.sub("", first.strip()).split(PATH_SEPARATOR)
     title = clean_title(path[-1])
     parent = clean_title(path[-2]) if len(path) > 1 else ""
-    return _Head(title, parent, " ".join(path)), rest
+    return _Head(title, parent, PATH_SEPARATOR.join(path)), rest
 
 
 def clean_title(heading: str) -> str:

@@ -212,6 +212,35 @@ class ChunkStore:
         with self._engine.connect() as conn:
             return [_hit(r, 0.0) for r in conn.execute(stmt)]
 
+    def titled_tables(
+        self,
+        embedding: list[float],
+        words: Sequence[str],
+        *,
+        scopes: Sequence[str],
+        limit: int,
+        sources: Sequence[int] | None = None,
+    ) -> list[ChunkHit]:
+        """Table chunks whose heading path holds one of `words` (case ignored), nearest to
+        `embedding` first, scored by cosine similarity."""
+        if not scopes or not words:
+            return []
+        section = chunks.c.metadata_["section"].astext
+        distance = chunks.c.embedding.cosine_distance(embedding).label("distance")
+        stmt = (
+            sa.select(chunks.c.node_id, chunks.c.text, _LEAN_METADATA, distance)
+            .where(
+                _scope_in(scopes),
+                *_source_in(sources),
+                chunks.c.metadata_["kind"].astext == "table",
+                sa.or_(*(section.ilike(f"%{w}%") for w in words)),
+            )
+            .order_by(distance)
+            .limit(limit)
+        )
+        with self._engine.connect() as conn:
+            return [_hit(r, 1.0 - float(r.distance)) for r in conn.execute(stmt)]
+
     def phrase_share(self, source_id: int, words: Sequence[str]) -> float:
         """Share of a source's chunks that hold `words` in that order (case ignored)."""
         if not words:

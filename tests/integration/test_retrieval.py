@@ -15,6 +15,7 @@ from sqlalchemy.engine import URL, Engine
 
 from knowledge.embeddings import HashingEmbedder
 from knowledge.options import IngestOptions
+from knowledge.retrieval import Retriever
 from knowledge.store import fulltext
 from knowledge.store.chunks import ChunkRecord
 from tests.integration.knowledge_fixtures import make_knowledge
@@ -152,9 +153,46 @@ def test_a_table_of_figures_is_found_by_meaning_through_its_labels(
     kb = make_knowledge(engine, db_url, HashingEmbedder())
     kb.ingestor.ingest_paths([write_statement_and_discussion(tmp_path)], IngestOptions())
     hits = kb.retriever.retrieve(
-        "Which geographic area had the most revenues: Europe, the United States or Emerging Markets?",
+        "Which geographic area had the most revenues: Europe, the US or Emerging Markets?",
         scopes=["default"],
         mode="dense",
     ).chunks
     assert hits[0].kind == "table", [h.text[:60] for h in hits]
     assert "Developed Europe | 2017 | 3,537" in hits[0].text  # stored with its figures
+
+
+def write_filing(folder: Path) -> Path:
+    """A balance sheet (figures only) after pages of discussion of liquidity."""
+    talk = "\n\n".join(
+        f"## Liquidity topic {n}\n\nOur liquidity profile and quick access to capital "
+        f"markets remain healthy in area {n}; we review the ratio of funding sources."
+        for n in range(8)
+    )
+    sheet = "\n".join(
+        [
+            "| | 2022 | 2021 |",
+            "| --- | --- | --- |",
+            "| Cash and cash equivalents | 2,605 | 2,921 |",
+            "| Inventories | 2,388 | 3,055 |",
+            "| Total current assets | 37,857 | 36,728 |",
+            "| Total current liabilities | 50,171 | 47,160 |",
+        ]
+    )
+    text = (
+        f"# Item 7 Discussion\n\n{talk}\n\n# Item 8 Financial Statements\n\n"
+        f"## Consolidated Balance Sheets\n\n{sheet}\n"
+    )
+    (folder / "filing.md").write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_a_measure_read_off_a_statement_brings_the_statement_that_no_search_found(
+    engine: Engine, db_url: URL, tmp_path: Path
+) -> None:
+    kb = make_knowledge(engine, db_url, HashingEmbedder())
+    kb.ingestor.ingest_paths([write_filing(tmp_path)], IngestOptions())
+    narrow = Retriever(kb.chunks, kb.embedder, dense_pool=3, sparse_pool=3)
+    question = "Does the company have a healthy liquidity profile based on its quick ratio?"
+    hits = narrow.retrieve(question, scopes=["default"]).chunks
+    sheets = [h for h in hits if h.kind == "table" and "Balance Sheets" in h.text]
+    assert sheets and "Total current liabilities | 2022 | 50,171" in sheets[0].text

@@ -4,7 +4,9 @@ question ("cash flow statement") is found under its title written another way.""
 from __future__ import annotations
 
 from knowledge.ranking import Hints, rerank
-from knowledge.retrieval import Retrieved
+from knowledge.retrieval import FusionWeights, Retrieved, fuse
+from knowledge.statements import statement_weight
+from knowledge.store.chunks import ChunkHit
 
 
 def _chunk(node: str, section: str, score: float, kind: str = "table") -> Retrieved:
@@ -45,3 +47,31 @@ def test_a_question_naming_no_statement_keeps_the_order() -> None:
 def test_a_measure_read_off_a_statement_points_to_that_statement() -> None:
     ranked = rerank([MDA, DISCUSSION, STATEMENT, BALANCE], Hints("Has the quick ratio improved?"))
     assert ranked[0].node_id == "balance"
+
+
+def test_the_statement_itself_ranks_above_a_guarantor_or_part_statement() -> None:
+    guarantor = _chunk(
+        "guarantor",
+        "Item 8 Financial Statements > Note 22 Deed of Cross Guarantee > "
+        "Consolidated Statements of Income",
+        0.5,
+    )
+    obligor = _chunk("obligor", "Item 7 MD&A > Statement of Income for Obligor Group", 0.5)
+    primary = _chunk(
+        "primary",
+        "Item 8 Financial Statements > Consolidated Statements of Income "
+        "For the years ended June 30",
+        0.45,
+    )
+    question = "Has the gross margin improved in FY2023?"
+    ranked = rerank([guarantor, obligor, primary, MDA], Hints(question))
+    assert [c.node_id for c in ranked][:3] == ["primary", "guarantor", "obligor"]
+    assert statement_weight(primary.metadata["section"], frozenset({"income"})) == 1.0
+    assert statement_weight(guarantor.metadata["section"], frozenset({"income"})) < 1.0
+
+
+def test_equal_scores_keep_the_full_text_order_in_every_process() -> None:
+    dense = [ChunkHit("dense", "text", {}, 0.6)]
+    sparse = [ChunkHit(f"text-{n:02}", "text", {}, 2.0) for n in range(12)]  # the same words
+    fused = fuse(dense, sparse, FusionWeights())
+    assert [c.node_id for c in fused] == [*(h.node_id for h in sparse), "dense"]
