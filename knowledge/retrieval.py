@@ -143,7 +143,14 @@ class Retriever:
             )
             timings["dense"] = _ms(started)
         hints = hints or Hints(query)
-        fused = fuse(dense, sparse.result() if sparse else [], self._weights)
+        texts = sparse.result() if sparse else []
+        known: dict[str, float] = {}
+        if sparse is not None and dense and self._weights.method == "score":
+            started = time.perf_counter()
+            unmatched = sorted({h.node_id for h in dense} - {h.node_id for h in texts})
+            known = self._chunks.text_ranks(unmatched, text_query or query)
+            timings["text_ranks"] = _ms(started)
+        fused = fuse(dense, texts, self._weights, known)
         if vector is not None:
             fused += self._statement_tables(vector, hints, fused, scopes, sources, timings)
         started = time.perf_counter()
@@ -198,7 +205,14 @@ class Retriever:
         return hits
 
 
-def fuse(dense: list[ChunkHit], sparse: list[ChunkHit], weights: FusionWeights) -> list[Retrieved]:
+def fuse(
+    dense: list[ChunkHit],
+    sparse: list[ChunkHit],
+    weights: FusionWeights,
+    text_ranks: dict[str, float] | None = None,
+) -> list[Retrieved]:
+    """One list from the two; `text_ranks`: the full-text rank of dense hits beyond the
+    full-text list's cut."""
     hits = {h.node_id: h for h in [*sparse, *dense]}
     ranks: dict[str, dict[str, int]] = {n: {} for n in hits}
     for name, ranked in (("dense", dense), ("sparse", sparse)):
@@ -215,7 +229,7 @@ def fuse(dense: list[ChunkHit], sparse: list[ChunkHit], weights: FusionWeights) 
             for n, r in ranks.items()
         }
     else:
-        scores = _score_fusion(dense, sparse, weights)
+        scores = _score_fusion(dense, sparse, weights, text_ranks or {})
     # ties (chunks only one list found share its floor) go to the better-ranked, never to
     # the order of a set, which changes from one process to the next
     ordered = sorted(scores, key=lambda n: (-scores[n], min(ranks[n].values()), n))
@@ -223,15 +237,22 @@ def fuse(dense: list[ChunkHit], sparse: list[ChunkHit], weights: FusionWeights) 
 
 
 def _score_fusion(
-    dense: list[ChunkHit], sparse: list[ChunkHit], weights: FusionWeights
+    dense: list[ChunkHit],
+    sparse: list[ChunkHit],
+    weights: FusionWeights,
+    text_ranks: dict[str, float],
 ) -> dict[str, float]:
+    """Similarity plus the scaled full-text rank. A dense hit past the full-text list's
+    cut still holds the words it holds (`text_ranks`); a full-text hit the dense search
+    missed gets the dense list's floor: a rare word the question shares ("hydrocele") is
+    evidence a sentence model does not weigh."""
     floor = min((h.score for h in dense), default=0.0)
     best_text = max((h.score for h in sparse), default=0.0) or 1.0
     similarity = {h.node_id: h.score for h in dense}
-    text_rank = {h.node_id: h.score / best_text for h in sparse}
+    text = text_ranks | {h.node_id: h.score for h in sparse}
     return {
-        n: weights.dense * similarity.get(n, floor) + weights.sparse * text_rank.get(n, 0.0)
-        for n in similarity.keys() | text_rank.keys()
+        n: weights.dense * similarity.get(n, floor) + weights.sparse * text.get(n, 0.0) / best_text
+        for n in similarity.keys() | {h.node_id for h in sparse}
     }
 
 

@@ -23,8 +23,9 @@ SUPPLEMENTARY_SHARE = 1 / 3  # what a statement for a part, or inside a note, co
 _STATEMENTS = {
     "balance": r"(?<!off[- ])balance sheets?"
     r"|statements? of (?:consolidated )?financial (?:position|condition)",
-    "income": r"income statements?|statements? of (?:consolidated )?(?:operations|income|earnings"
-    r"|comprehensive (?:income|loss))|profit and loss|p&l",
+    "income": r"income statements?|statements? of (?:consolidated )?(?:operations|income|earnings)"
+    r"|profit and loss|p&l",
+    "comprehensive": r"statements? of (?:consolidated )?comprehensive (?:income|loss)",
     "cash": r"cash[- ]flows? statements?|statements? of (?:consolidated )?cash[- ]flows?",
     "equity": r"statements? of (?:changes in )?(?:stockholders|shareholders|owners)['’]? equity"
     r"|equity statements?",
@@ -44,6 +45,7 @@ _MEASURES = {
 _TITLE_WORDS = {
     "balance": ("balance sheet", "financial position", "financial condition"),
     "income": ("income", "operations", "earnings", "profit and loss"),
+    "comprehensive": ("comprehensive",),
     "cash": ("cash flow",),
     "equity": ("equity",),
 }
@@ -51,6 +53,7 @@ _TITLE_WORDS = {
 _STATEMENT_WORDS = {
     "balance": "balance sheets statement of financial position",
     "income": "income statement statements of operations",
+    "comprehensive": "statements of comprehensive income",
     "cash": "statements of cash flows",
     "equity": "statements of shareholders equity",
 }
@@ -77,7 +80,8 @@ def statements_asked(question: str) -> frozenset[str]:
 
 @lru_cache(maxsize=4096)
 def statements_named(text: str) -> frozenset[str]:
-    """The financial statements `text` names ("balance", "income", "cash", "equity")."""
+    """The financial statements `text` names ("balance", "income", "comprehensive", "cash",
+    "equity"): comprehensive income is a statement of its own."""
     return frozenset(k for k, names in _STATEMENTS.items() if re.search(names, text, re.I))
 
 

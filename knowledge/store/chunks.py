@@ -177,11 +177,8 @@ class ChunkStore:
         if not scopes or not text.strip():
             return []
         with self._engine.connect() as conn:
-            words = fulltext.lexemes(conn, text)
-            if not words:
-                return []
-            plan = fulltext.plan_query(words, self._term_stats(conn))
-            if not plan.match:
+            plan = self._plan(conn, text)
+            if plan is None:
                 return []
             rank = _rank(plan).label("rank")
             stmt = (
@@ -195,6 +192,27 @@ class ChunkStore:
                 .limit(limit)
             )
             return [_hit(r, float(r.rank)) for r in conn.execute(stmt)]
+
+    def text_ranks(self, node_ids: Sequence[str], text: str) -> dict[str, float]:
+        """The full-text rank for `text` of each of `node_ids` (0 when it holds none of
+        the words), as `sparse` would have ranked it."""
+        if not node_ids:
+            return {}
+        with self._engine.connect() as conn:
+            plan = self._plan(conn, text)
+            if plan is None:
+                return {}
+            stmt = sa.select(chunks.c.node_id, _rank(plan).label("rank")).where(
+                chunks.c.node_id.in_(list(node_ids))
+            )
+            return {r.node_id: float(r.rank) for r in conn.execute(stmt)}
+
+    def _plan(self, conn: Connection, text: str) -> fulltext.TextQuery | None:
+        words = fulltext.lexemes(conn, text)
+        if not words:
+            return None
+        plan = fulltext.plan_query(words, self._term_stats(conn))
+        return plan if plan.match else None
 
     def section_chunks(self, sections: Sequence[tuple[int, str]]) -> list[ChunkHit]:
         """Every rulebook chunk of the given (source id, section path) pairs: the parts of

@@ -196,3 +196,14 @@ def test_a_measure_read_off_a_statement_brings_the_statement_that_no_search_foun
     hits = narrow.retrieve(question, scopes=["default"]).chunks
     sheets = [h for h in hits if h.kind == "table" and "Balance Sheets" in h.text]
     assert sheets and "Total current liabilities | 2022 | 50,171" in sheets[0].text
+
+
+def test_the_full_text_rank_of_any_chunk_is_the_one_the_full_text_search_gives(
+    engine: Engine, db_url: URL, tmp_path: Path
+) -> None:
+    kb = make_knowledge(engine, db_url)
+    kb.ingestor.ingest_paths([write_rulebooks(tmp_path)], IngestOptions())
+    found = kb.chunks.sparse("policy subrogation", scopes=["default"], limit=40)
+    ranks = kb.chunks.text_ranks([h.node_id for h in found], "policy subrogation")
+    assert ranks == pytest.approx({h.node_id: h.score for h in found})
+    assert max(ranks.values()) > min(ranks.values()) > 0  # the rare word weighs more

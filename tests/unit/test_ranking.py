@@ -75,3 +75,20 @@ def test_equal_scores_keep_the_full_text_order_in_every_process() -> None:
     sparse = [ChunkHit(f"text-{n:02}", "text", {}, 2.0) for n in range(12)]  # the same words
     fused = fuse(dense, sparse, FusionWeights())
     assert [c.node_id for c in fused] == [*(h.node_id for h in sparse), "dense"]
+
+
+def test_comprehensive_income_is_not_the_income_statement() -> None:
+    comprehensive = _chunk(
+        "comprehensive", "Item 8 > NIKE, Inc. Consolidated Statements of Comprehensive Income", 0.5
+    )
+    income = _chunk("income", "Item 8 > NIKE, Inc. Consolidated Statements of Income", 0.45)
+    question = "Based on the statement of income, what is cost of goods sold as a % of revenue?"
+    assert rerank([comprehensive, income], Hints(question))[0].node_id == "income"
+
+
+def test_a_dense_hit_past_the_full_text_cut_still_counts_the_words_it_holds() -> None:
+    close = ChunkHit("close wording", "text", {}, 0.40)
+    holds = ChunkHit("holds the rare word", "text", {}, 0.38)
+    top_text = ChunkHit("top text hit", "text", {}, 2.0)
+    fused = fuse([close, holds], [top_text], FusionWeights(), {"holds the rare word": 1.8})
+    assert [c.node_id for c in fused][1:] == ["holds the rare word", "close wording"]
