@@ -28,6 +28,7 @@ from bot.conversation.focus import (
     word_pairs,
 )
 from bot.conversation.passages import Passage, passages
+from bot.conversation.periods import other_period
 from bot.conversation.quantities import Quantity, Range, quantities, ranges
 from bot.conversation.text import content_words, readable
 from bot.conversation.types import Bullet, Source
@@ -151,6 +152,8 @@ def _eligible(p: Passage, terms: frozenset[str], focus: Focus) -> bool:
         return False  # a heading ("3.1 Room rent"), not an answer; items say what they list
     if not (p.stems | p.context_stems) & terms and not _statement_bonus(p, focus):
         return False
+    if p.kind == "row" and other_period(p.text, focus.period):
+        return False  # "... | Three Months Ended June 30, 2022 | 609" for "FY 2023"
     return not (focus.ids and conflicts(p.text + " " + p.context, focus.ids))
 
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 
+from bot.conversation.periods import Period, period_asked
 from bot.conversation.quantities import Quantity, merged, quantities
 from bot.conversation.text import content_words, sentences
 
@@ -196,6 +197,9 @@ class Focus:
     pairs: frozenset[tuple[str, str]] = frozenset()  # adjacent topic words ("sum insured")
     ignored: frozenset[str] = frozenset()  # names of documents the question names
     measure: frozenset[str] = frozenset()  # asked stems naming a measure ("waiting period")
+    period: Period = field(
+        default_factory=Period
+    )  # the years (and quarter or year) asked about ("FY 2023")
 
     @property
     def all_terms(self) -> frozenset[str]:
@@ -242,6 +246,7 @@ def focus_of(
         pairs=word_pairs(text) - {(a, b) for a in frame for b in frame},
         ignored=frozenset(ignored),
         measure=asked - frozenset(content_words(stripped)),
+        period=period_asked(text),
     )
 
 

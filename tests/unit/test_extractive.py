@@ -154,3 +154,15 @@ def test_a_question_pointing_to_a_statement_is_answered_from_that_statement() ->
         [mdna, statement],
     )
     assert bullets[0].source_numbers == (2,)
+
+
+def test_a_line_for_another_period_than_asked_is_not_quoted() -> None:
+    release = Source(
+        1, "c1", "table", "release.pdf", "p. 12",
+        "Reconciliation of Non-GAAP Measures — table 3\n($ million)\n"
+        "Adjusted EBITDA | Three Months Ended June 30, 2023 | 532\n"
+        "Adjusted EBITDA | Twelve Months Ended June 30, 2022 | 2,117\n"
+        "Adjusted EBITDA | Twelve Months Ended June 30, 2023 | 2,018",
+    )  # fmt: skip
+    bullets = extractive_answer("What was adjusted EBITDA for FY 2023?", [release])
+    assert [b.text.rsplit("| ", 1)[-1] for b in bullets] == ["2,018"]

@@ -238,6 +238,10 @@ FAULTS = {
         [Bullet("Europe's revenue was 1,280 in 2019.", (1,))],
         REGIONS, "What was Europe's revenue in 2019?", "contextual_continuity",
     ),
+    "a table line quoted for another year than asked": (
+        [Bullet("Revenue by region: Europe | 2018 | 1,280", (1,))],
+        REGIONS, "What was Europe's revenue in 2019?", "qa_continuity",
+    ),
     "a table figure given another row's label": (
         [Bullet("North America's revenue was 2,459 in 2019.", (1,))],
         REGIONS, "What was North America's revenue in 2019?", "contextual_continuity",

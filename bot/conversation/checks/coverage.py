@@ -19,6 +19,7 @@ from functools import cache
 
 from bot.conversation.checks.claims import Match, entity_in
 from bot.conversation.focus import WANTED_KINDS, Focus, conflicts, states_loosely
+from bot.conversation.periods import other_period
 from bot.conversation.quantities import quantities
 from bot.conversation.text import content_words, entities, readable
 from bot.conversation.types import Bullet, Source
@@ -61,10 +62,12 @@ def speaks_to_question(
     short phrase asked for ("system notice", not just "notice"), most words of a longer
     one, or else half of the question's topic words the sources know; it states the kind
     of quantity asked for ("what are the limits?" wants an amount); and it names most of
-    the names the question names."""
+    the names the question names; a table line it quotes reports the period asked."""
     said = spoken(bullets, matches)
     if focus is not None and focus.ids and any(conflicts(b.text, focus.ids) for b in bullets):
         return False
+    if focus is not None and any(other_period(b.text, focus.period) for b in bullets):
+        return False  # a line for another year (or a quarter for a year) answers another question
     stated = focus is not None and any(_states(b.text, focus) for b in bullets)
     if focus is not None and focus.asked:
         missing = {w for w in focus.asked if not _said(w, said)}
