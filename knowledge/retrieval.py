@@ -66,6 +66,7 @@ class RetrievalResult:
     timings_ms: dict[str, float] = field(default_factory=dict)
     named: tuple[DocumentName, ...] = ()  # documents the question names (search kept to them)
     searched: str = ""  # the text searched, when it differs from the question
+    vector: list[float] | None = None  # the embedding of the text searched
 
 
 @dataclass(frozen=True)
@@ -157,7 +158,7 @@ class Retriever:
         ranked = one_per_clause(rerank(fused, hints))
         chosen = widen(apply_budget(dedupe(ranked), budget), self._chunks)
         timings["rank"] = _ms(started)
-        return RetrievalResult(chosen, timings)
+        return RetrievalResult(chosen, timings, vector=vector)
 
     def _statement_tables(
         self,

@@ -101,13 +101,16 @@ class Knowledge:
 
         return self.cache.get(("entities", *scopes), load)
 
-    def similarity(self, query: str, texts: Sequence[str]) -> list[float]:
+    def similarity(
+        self, query: str, texts: Sequence[str], *, vector: list[float] | None = None
+    ) -> list[float]:
         """Cosine similarity of each text to `query` under the index's embedding model
-        (for choosing which retrieved passage answers best)."""
+        (for choosing which retrieved passage answers best); `vector`: the query's
+        embedding, when retrieval already computed it."""
         if not texts:
             return []
         vectors = self.embedder.embed_documents(list(texts))
-        wanted = self.embedder.embed_query(query)
+        wanted = vector if vector is not None else self.embedder.embed_query(query)
         return [_cosine(wanted, v) for v in vectors]
 
     def vocabulary(self, scopes: Sequence[str]) -> set[str]:

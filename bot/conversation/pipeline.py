@@ -202,7 +202,11 @@ class Pipeline:
                     version=version,
                     focus=focus,
                     on_text=Drafter(drafts, max_source=len(sources)) if drafts else None,
-                    likeness=partial(self._knowledge.similarity, searched),
+                    likeness=partial(
+                        self._knowledge.similarity,
+                        searched,
+                        vector=None if result.searched else result.vector,
+                    ),
                 )
                 if chunks or facts
                 else None

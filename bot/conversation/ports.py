@@ -34,7 +34,9 @@ class KnowledgePort(Protocol):
 
     def vocabulary(self, scopes: Sequence[str]) -> set[str]: ...
 
-    def similarity(self, query: str, texts: Sequence[str]) -> list[float]: ...
+    def similarity(
+        self, query: str, texts: Sequence[str], *, vector: list[float] | None = None
+    ) -> list[float]: ...
 
     def retrieve(
         self, query: str, *, scopes: Sequence[str], budget: Budget, defined: str = ""
