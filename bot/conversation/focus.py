@@ -17,7 +17,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache
 
-from bot.conversation.periods import Period, period_asked
+from bot.conversation.periods import Period, period_asked, unglued
 from bot.conversation.quantities import Quantity, merged, quantities
 from bot.conversation.text import content_words, sentences
 
@@ -271,7 +271,7 @@ def search_text(question: str) -> str:
     """What to search for: the question without sentences that only say how to answer
     ("Answer in USD millions.", "Assume you are an analyst.") — keeping any part of the
     document they point to ("... by relying on the cash flow statement")."""
-    found = sentences(question)
+    found = sentences(unglued(question))
     kept: list[str] = []
     for sentence in found:
         if _INSTRUCTION.search(sentence):

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_QUARTER_GLUED = re.compile(r"\b(Q[1-4])['’]?(?=(?:19|20)\d{2}\b)", re.IGNORECASE)  # Q22023
 _YEAR = re.compile(r"(?<![\d,.$])((?:19|20)\d{2})(?![\d,.%])")
 _SHORT_FISCAL = re.compile(r"\bFY\s*['’]?(\d{2})\b", re.IGNORECASE)  # FY23
 _CELL = " | "
@@ -29,6 +28,20 @@ _FULL_YEAR = re.compile(
 )
 
 
+_GLUED = (
+    (re.compile(r"\b(Q[1-4])['’]?((?:19|20)\d{2})\b", re.IGNORECASE), r"\1 \2"),  # Q22023
+    (re.compile(r"\b(FY['’]?(?:19|20)?\d{2})(Q[1-4])\b", re.IGNORECASE), r"\1 \2"),  # FY2023Q1
+)
+
+
+def unglued(text: str) -> str:
+    """Periods written as one token, as words a search can match: "Q22023" -> "Q2 2023",
+    "FY2023Q1" -> "FY2023 Q1" ("FY2023" stays one word, as filings and questions write it)."""
+    for pattern, spaced in _GLUED:
+        text = pattern.sub(spaced, text)
+    return text
+
+
 @dataclass(frozen=True)
 class Period:
     """The years a question asks about (with those between the first and the last), and
@@ -44,12 +57,12 @@ def period_asked(question: str) -> Period:
     years |= {2000 + int(m) for m in _SHORT_FISCAL.findall(question)}
     if len(years) >= 2 and max(years) - min(years) <= _MAX_SPAN:
         years |= set(range(min(years), max(years) + 1))
-    quarter = bool(_QUARTER.search(_QUARTER_GLUED.sub(r"\1 ", question)))
+    quarter = bool(_QUARTER.search(unglued(question)))
     return Period(frozenset(years), quarter, bool(_FULL_YEAR.search(question)) and not quarter)
 
 
 def years_in(text: str) -> frozenset[int]:
-    return frozenset(int(y) for y in _YEAR.findall(_QUARTER_GLUED.sub(r"\1 ", text)))
+    return frozenset(int(y) for y in _YEAR.findall(unglued(text)))
 
 
 def line_period(line: str) -> Period:
