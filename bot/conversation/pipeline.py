@@ -52,7 +52,7 @@ FACTS_CHOICE = "facts"  # the chooser's name for how graph facts are rendered
 # and the answer call after them must still have time.
 STEP_SHARE = 0.35
 
-DOCS = Budget(per_group={"documents": 6, "rows": 3, "faq": 2, "glossary": 1, "graph": 1}, total=8)
+DOCS = Budget(per_group={"documents": 8, "rows": 3, "faq": 2, "glossary": 1, "graph": 1}, total=10)
 DATA = Budget(per_group={"documents": 3, "rows": 8, "faq": 1, "glossary": 1, "graph": 1}, total=10)
 BUDGETS = {
     Intent.RANK: DATA,
