@@ -3,6 +3,7 @@ fused by rank, scoped, with a budget per kind of source."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -14,7 +15,12 @@ from knowledge.embeddings import Embedder
 from knowledge.expansion import one_per_clause, widen
 from knowledge.naming import DocumentName
 from knowledge.ranking import Hints, rerank
-from knowledge.statements import statement_weight, statements_asked, title_words
+from knowledge.statements import (
+    measure_inputs,
+    statement_weight,
+    statements_asked,
+    title_words,
+)
 from knowledge.store.chunks import ChunkHit, ChunkStore
 
 KIND_GROUP = {
@@ -36,8 +42,8 @@ class Budget:
     total: int
 
 
-STATEMENT_POOL = 24  # tables of the statement asked about, looked up by their heading
-STATEMENT_TAKEN = 3  # ... of which the nearest this many join the candidates
+STATEMENT_POOL = 60  # tables of the statements asked about, looked up by their headings
+STATEMENT_TAKEN = 3  # ... of which this many (at least two a statement) join the candidates
 TITLE_AS_TEXT = 0.5  # a heading naming the statement asked about, as a full-text match
 
 DEFAULT_BUDGET = Budget(
@@ -184,12 +190,18 @@ class Retriever:
         timings["statements"] = _ms(started)
         have = {c.node_id for c in found}
         floor = min((c.dense_similarity for c in found if c.dense_similarity), default=0.0)
-        taken = [
-            h
-            for h in hits
-            if h.node_id not in have
-            and statement_weight(str(h.metadata.get("section") or ""), asked) == 1.0
-        ][:STATEMENT_TAKEN]
+        inputs = measure_inputs(hints.question)
+        taken: list[ChunkHit] = []
+        per_statement = max(2, STATEMENT_TAKEN // len(asked))
+        for kind in sorted(asked):
+            own = [
+                h
+                for h in hits
+                if h.node_id not in have
+                and statement_weight(str(h.metadata.get("section") or ""), frozenset({kind})) == 1.0
+            ]
+            own.sort(key=lambda h: not _holds_input(h.text, inputs))  # stable: nearest next
+            taken += [h for h in own[:per_statement] if h not in taken]
         base = self._weights.sparse * TITLE_AS_TEXT
         return [_retrieved(h, max(h.score, floor) + base, {}, h.score) for h in taken]
 
@@ -302,6 +314,12 @@ def _retrieved(
         sparse_rank=ranks.get("sparse"),
         dense_similarity=similarity,
     )
+
+
+def _holds_input(text: str, inputs: Sequence[re.Pattern[str]]) -> bool:
+    """A table chunk holds a line a measure asked about is computed from."""
+    labels = [line.split(" | ", 1)[0].strip() for line in text.splitlines() if " | " in line]
+    return any(p.search(label) for p in inputs for label in labels)
 
 
 def _ms(started: float) -> float:

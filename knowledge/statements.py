@@ -35,12 +35,36 @@ _STATEMENTS = {
 # naming it ("has the quick ratio improved?" is answered from the balance sheet).
 _MEASURES = {
     "balance": r"quick ratio|current ratio|working capital|debt[- ]to[- ]equity"
-    r"|total (?:current )?(?:assets|liabilities)|net (?:ppe|pp&e|property, plant)",
+    r"|total (?:current )?(?:assets|liabilities)|net (?:ppe|pp&e|property, plant)"
+    r"|capital[- ]intensi\w+",
     "income": r"(?:gross|operating|net profit|net|ebitda) margins?|gross profit"
-    r"|operating income|interest coverage|effective tax rate",
+    r"|operating income|interest coverage|effective tax rate|capital[- ]intensi\w+",
     "cash": r"free cash ?flows?|capital expenditures?|capex|cash conversion"
     r"|capital[- ]intensi\w+|dividends paid|operating cash flows?",
 }
+_REVENUE = r"^(?:total )?(?:net )?(?:operating )?(?:revenues?|sales)\b"
+_CAPEX = r"capital expenditures?|^(?:purchases?|acquisitions?|additions?) (?:of|to) property"
+_CURRENT = (r"^total current assets", r"^total current liabilities")
+# The statement lines a measure is computed from, as their labels read: an answer about
+# the quick ratio shows cash, receivables and current liabilities, not any line that says
+# "ratio". Capital intensity is read as total assets (and capital spending) over revenue.
+_INPUTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        r"quick ratio|acid[- ]test",
+        (r"^cash and (?:cash )?equivalents", r"receivables?", r"^total current liabilities"),
+    ),
+    (r"current ratio|working capital", _CURRENT),
+    (r"gross (?:profit )?margins?", (r"^gross (?:profit|margin)", _REVENUE)),
+    (r"operating (?:profit )?margins?", (r"^(?:total )?operating (?:income|profit)", _REVENUE)),
+    (r"net (?:profit )?margins?", (r"^net (?:income|earnings)", _REVENUE)),
+    (r"capital[- ]intensi\w+", (r"^total assets", _REVENUE, _CAPEX)),
+    (
+        r"free cash ?flows?|cash conversion",
+        (r"^net cash (?:provided by|from) operating activities", _CAPEX),
+    ),
+    (r"capital expenditures?|capex", (_CAPEX,)),
+    (r"debt[- ]to[- ]equity", (r"^(?:total )?long[- ]term debt", r"^total (?:\w+ )?equity")),
+)
 # Words one of each statement's names holds, for finding its tables by their headings.
 _TITLE_WORDS = {
     "balance": ("balance sheet", "financial position", "financial condition"),
@@ -69,6 +93,19 @@ def title_words(asked: frozenset[str]) -> list[str]:
     """Words a heading of one of the `asked` statements holds (a coarse filter: check
     each heading found with `statement_weight`)."""
     return sorted({w for k in asked for w in _TITLE_WORDS[k]})
+
+
+@lru_cache(maxsize=4096)
+def measure_inputs(question: str) -> tuple[re.Pattern[str], ...]:
+    """The labels of the statement lines the measures `question` asks about are
+    computed from, one pattern per input."""
+    found = [
+        re.compile(label, re.IGNORECASE)
+        for measure, labels in _INPUTS
+        if re.search(measure, question, re.IGNORECASE)
+        for label in labels
+    ]
+    return tuple({p.pattern: p for p in found}.values())
 
 
 @lru_cache(maxsize=4096)

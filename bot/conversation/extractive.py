@@ -28,11 +28,11 @@ from bot.conversation.focus import (
     word_pairs,
 )
 from bot.conversation.passages import Passage, passages
-from bot.conversation.periods import other_period
+from bot.conversation.periods import line_period, other_period
 from bot.conversation.quantities import Quantity, Range, quantities, ranges
 from bot.conversation.text import content_words, readable
 from bot.conversation.types import Bullet, Source
-from knowledge.statements import statement_weight, statements_asked
+from knowledge.statements import measure_inputs, statement_weight, statements_asked
 
 MAX_BULLET_CHARS = 400
 MAX_LIST_BULLET_CHARS = 700
@@ -55,6 +55,7 @@ SEMANTIC_WEIGHT = 0.6  # how much meaning (embedding similarity to the question)
 _SEMANTIC_POOL = 30  # the best passages by words that meaning may reorder
 Likeness = Callable[[Sequence[str]], Sequence[float]]  # passages -> similarity to question
 _DEFINES = r"\b(?:means|shall mean|is defined as|refers to|includes?)\b"
+_INPUT_BONUS = 0.35  # a line the measure asked about is computed from
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,7 @@ def quote(
         return Quoted([], False, f"the knowledge base never mentions {focus.head_word}", related)
     held = set().union(*(content_words(readable(s.text)) for s in sources)) if sources else set()
     terms = (focus.all_terms or frozenset(content_words(focus.question))) & held
-    if not terms:
+    if not terms and not statements_asked(focus.question):  # a statement's lines may answer
         return Quoted([], False, "no source mentions what was asked", related)
     candidates = [p for rank, s in enumerate(sources) for p in passages(s, rank)]
     weights = _weights(terms, focus, sources)
@@ -169,6 +170,7 @@ def _score(p: Passage, focus: Focus, weights: dict[str, float], n: int) -> _Scor
     score = lexical + 0.5 * fit + _quantity_bonus(p, focus)
     score += 0.1 * (1 - p.rank / n) - 0.015 * min(p.position, 6)
     score += _definition_bonus(p, focus) + _phrase_bonus(p, focus) + _statement_bonus(p, focus)
+    score += _INPUT_BONUS if _input_of(p, focus) is not None else 0.0
     if p.kind == "list":  # a whole list answers "list ..."; otherwise its items compete
         score += 0.15 if focus.listing else -0.1
     if _EXCEPTION.match(p.text):
@@ -249,6 +251,15 @@ def _statement_bonus(p: Passage, focus: Focus) -> float:
     return 0.3 * statement_weight(p.path, statements_asked(focus.question))
 
 
+def _input_of(p: Passage, focus: Focus) -> int | None:
+    """Which of the lines the measure asked about is computed from this row is ("Total
+    current liabilities" for the quick ratio), by its place in the measure's inputs."""
+    if p.kind != "row":
+        return None
+    inputs = measure_inputs(focus.question)
+    return next((i for i, pattern in enumerate(inputs) if pattern.search(p.label)), None)
+
+
 def _definition_bonus(p: Passage, focus: Focus) -> float:
     if not focus.defined:
         return 0.0
@@ -308,6 +319,7 @@ def _choose(
     same thing: they hold the rarest question word the first one holds ("PED" in "PED
     waiting period", so not the 30-day waiting period)."""
     chosen = [best]
+    chosen += _other_inputs(best, scored, focus, limit)
     key = _key_term(best.passage, weights)
     for s in scored:
         if len(chosen) >= limit:
@@ -319,6 +331,25 @@ def _choose(
         if not any(_overlaps(s.passage, c.passage) for c in chosen):
             chosen.append(s)
     return _rule_first(chosen)
+
+
+def _other_inputs(best: _Scored, scored: list[_Scored], focus: Focus, limit: int) -> list[_Scored]:
+    """When a measure was asked and the best passage is one of its input lines, the best
+    line for each of its other inputs, for the same period: the answer shows what the
+    measure is computed from."""
+    first = _input_of(best.passage, focus)
+    if first is None:
+        return []
+    period = line_period(best.passage.text).years
+    found: dict[int, _Scored] = {first: best}
+    for s in scored:
+        place = _input_of(s.passage, focus)
+        if place is None or place in found or len(found) >= limit:
+            continue
+        if period and line_period(s.passage.text).years not in (period, frozenset()):
+            continue
+        found[place] = s
+    return [found[i] for i in sorted(found) if found[i] is not best]
 
 
 def _rule_first(chosen: list[_Scored]) -> list[_Scored]:

@@ -28,7 +28,8 @@ _GENERIC = (
     "would could also exactly actually currently still already ever able per thing things way "
     "something anything "
     "happen happens say says said regarding related case done rs inr usd eur gbp lakh "
-    "crore one two three four five six seven eight nine ten twelve fifteen twenty thirty"
+    "crore one two three four five six seven eight nine ten twelve fifteen twenty thirty "
+    "fy fiscal q1 q2 q3 q4 ytd"  # a period is when, not what, is asked (see periods)
 )
 # Words that ask for an amount without saying of what ("what is the cap?").
 _AMOUNT_WORDS = (

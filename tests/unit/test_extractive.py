@@ -166,3 +166,28 @@ def test_a_line_for_another_period_than_asked_is_not_quoted() -> None:
     )  # fmt: skip
     bullets = extractive_answer("What was adjusted EBITDA for FY 2023?", [release])
     assert [b.text.rsplit("| ", 1)[-1] for b in bullets] == ["2,018"]
+
+
+def test_a_measure_is_answered_with_the_lines_it_is_computed_from() -> None:
+    sheet = Source(
+        1, "c1", "table", "10-K", "p. 56",
+        "Item 8 > Consolidated Balance Sheets — table 32\n"
+        "columns: — | At December 31, 2022 | At December 31, 2021\n"
+        "Cash and cash equivalents | At December 31, 2022 | 2,605\n"
+        "Cash and cash equivalents | At December 31, 2021 | 2,921\n"
+        "Accounts receivable | At December 31, 2022 | 25,332\n"
+        "Inventories | At December 31, 2022 | 2,388\n"
+        "Additional paid in capital | At December 31, 2022 | 13,420\n"
+        "Total current liabilities | At December 31, 2022 | 50,171\n"
+        "Total current liabilities | At December 31, 2021 | 47,160",
+    )  # fmt: skip
+    bullets = extractive_answer(
+        "Does the company have a healthy liquidity profile based on its quick ratio for FY 2022?",
+        [sheet],
+    )
+    assert [b.text.split(" | ")[0].split(": ")[-1] for b in bullets] == [
+        "Cash and cash equivalents",
+        "Accounts receivable",
+        "Total current liabilities",
+    ]
+    assert all("2022" in b.text for b in bullets)
