@@ -53,6 +53,7 @@ _QUALIFIES = re.compile(
 )
 SEMANTIC_WEIGHT = 0.6  # how much meaning (embedding similarity to the question) adds
 _SEMANTIC_POOL = 30  # the best passages by words that meaning may reorder
+_LIKENESS_SPAN = 0.6  # how far apart the similarities of two passages to a question fall
 Likeness = Callable[[Sequence[str]], Sequence[float]]  # passages -> similarity to question
 _DEFINES = r"\b(?:means|shall mean|is defined as|refers to|includes?)\b"
 _INPUT_BONUS = 0.35  # a line the measure asked about is computed from
@@ -182,14 +183,19 @@ def _score(p: Passage, focus: Focus, weights: dict[str, float], n: int) -> _Scor
 
 
 def _by_meaning(scored: list[_Scored], likeness: Likeness) -> list[_Scored]:
-    pool = scored[:_SEMANTIC_POOL]
+    """The best passages reordered by their similarity to the question. Only those that
+    meaning could lift to the top are embedded: similarities of passages to one question
+    lie within `_LIKENESS_SPAN` of each other, so a passage further behind the best than
+    that span's weight stays behind it (and embedding it would only cost time)."""
+    reach = scored[0].score - SEMANTIC_WEIGHT * _LIKENESS_SPAN if scored else 0.0
+    pool = [s for s in scored[:_SEMANTIC_POOL] if s.score >= reach]
     similar = likeness([s.passage.shown() for s in pool])
     moved = [
         _Scored(s.score + SEMANTIC_WEIGHT * sim, s.lexical, s.passage)
         for s, sim in zip(pool, similar, strict=True)
     ]
     moved.sort(key=lambda s: s.score, reverse=True)
-    return moved + scored[_SEMANTIC_POOL:]
+    return moved + scored[len(pool) :]
 
 
 def _quantity_bonus(p: Passage, focus: Focus) -> float:
