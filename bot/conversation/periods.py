@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_YEAR = re.compile(r"(?<![\d,.$])((?:19|20)\d{2})(?![\d,.%])")
+# a year, not part of an amount ("$2,018", "2,019.5") or a longer number
+_YEAR = re.compile(r"(?<![\d$])(?<!\d[.,])((?:19|20)\d\d)(?!\d|[,.]\d)")
 _SHORT_FISCAL = re.compile(r"\bFY\s*['’]?(\d{2})\b", re.IGNORECASE)  # FY23
 _CELL = " | "
 _MAX_SPAN = 10  # "from 2016 to 2018" asks about 2017 too; a wider spread is a list
@@ -62,6 +63,7 @@ def period_asked(question: str) -> Period:
 
 
 def years_in(text: str) -> frozenset[int]:
+    """The years `text` names ("Q22023" names 2023)."""
     return frozenset(int(y) for y in _YEAR.findall(unglued(text)))
 
 

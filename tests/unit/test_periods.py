@@ -37,3 +37,8 @@ def test_a_span_of_years_asks_about_the_years_between() -> None:
 )
 def test_a_table_line_reports_the_period_asked_or_another(line: str, other: bool) -> None:
     assert other_period(line, period_asked("What was adjusted EBITDA for FY 2023?")) is other
+
+
+def test_a_year_before_a_comma_is_a_year_and_an_amount_is_none() -> None:
+    assert period_asked("In 2023, what was the adjusted EBITDA?").years == {2023}
+    assert period_asked("Was revenue above $2,018 million?").years == frozenset()

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from bot.conversation.checks.claims import Claim
 from bot.conversation.checks.numbers import derived
+from bot.conversation.periods import years_in
 from bot.conversation.quantities import Quantity, merged, quantities
 from bot.conversation.text import content_words, framing_words
 
@@ -23,7 +24,6 @@ _SEGMENT = re.compile(
     r"[,;]\s|\b(?:and|than|from|to|versus|vs|against|compared (?:to|with))\b", re.IGNORECASE
 )
 _FIGURE = re.compile(r"\(?[-–]?\s?[$€£₹]?\s?\d[\d,]*(?:\.\d+)?\s?%?\)?(?<!(?:19|20)\d\d)")
-_YEAR = re.compile(r"(?<![\d$])(?<!\d\.)(?:19|20)\d\d(?!\d|[,.]\d)")
 _CHANGE_CUE = re.compile(
     r"\b(?:increase|decrease|change|difference|rise|fall|gain|loss|growth|decline|up|down"
     r"|more|less|higher|lower|total|sum|combined|together|net)\w*\b",
@@ -114,15 +114,11 @@ def _stretch(figure: Quantity, text: str) -> str:
 def _years_for(figure: Quantity, text: str, *, own_only: bool = False) -> frozenset[int]:
     """The years the claim gives this figure: those in its own stretch of the sentence,
     else (or with "respectively") every year the claim names."""
-    everywhere = _years(text)
+    everywhere = years_in(text)
     if _RESPECTIVELY.search(text):
         return frozenset() if own_only else everywhere
-    own = _years(_stretch(figure, text))
+    own = years_in(_stretch(figure, text))
     return own if own or own_only else everywhere
-
-
-def _years(text: str) -> frozenset[int]:
-    return frozenset(int(m.group(0)) for m in _YEAR.finditer(text))
 
 
 def dated_as_written(claim: str, written: str) -> bool:
@@ -153,7 +149,7 @@ def _cells(text: str) -> list[Cell]:
         label, column, value = parts[0], " ".join(parts[1:-1]), parts[-1]
         if any(_FIGURE.fullmatch(part) for part in parts[1:-1]):
             continue  # a row of figures ("Revenue | 1,200 | 1,100"), not one cell
-        years = _years(f"{label} {column}")
+        years = years_in(f"{label} {column}")
         words = frozenset(content_words(column))
         if not words and previous is not None and previous.label == label and previous.years:
             words = previous.column_words
