@@ -8,6 +8,7 @@ transaction, so a source is replaced whole or not at all.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -62,6 +63,8 @@ class ChunkStore:
         self.dim = dim
         self.llama_index = self._vector_store(engine)
         self._stats = TtlCache(seconds=60)
+        self._plans: dict[str, fulltext.TextQuery | None] = {}  # recent, by text (see _plan)
+        self._plans_lock = threading.Lock()
 
     def _vector_store(self, engine: Engine) -> PGVectorStore:
         """The same table as LlamaIndex sees it; rows written here are its rows."""
@@ -208,11 +211,19 @@ class ChunkStore:
             return {r.node_id: float(r.rank) for r in conn.execute(stmt)}
 
     def _plan(self, conn: Connection, text: str) -> fulltext.TextQuery | None:
+        """The full-text plan for `text`. The last few are kept: a question's full-text
+        search and the ranks of its dense hits ask for the same plan, one after the other."""
+        with self._plans_lock:
+            if text in self._plans:
+                return self._plans[text]
         words = fulltext.lexemes(conn, text)
-        if not words:
-            return None
-        plan = fulltext.plan_query(words, self._term_stats(conn))
-        return plan if plan.match else None
+        plan = fulltext.plan_query(words, self._term_stats(conn)) if words else None
+        found = plan if plan is not None and plan.match else None
+        with self._plans_lock:
+            self._plans[text] = found
+            while len(self._plans) > _RECENT_PLANS:
+                del self._plans[next(iter(self._plans))]
+        return found
 
     def section_chunks(self, sections: Sequence[tuple[int, str]]) -> list[ChunkHit]:
         """Every rulebook chunk of the given (source id, section path) pairs: the parts of
@@ -274,6 +285,8 @@ class ChunkStore:
         """After an ingest changed chunks: resample, so the next question sees new words."""
         fulltext.refresh_stats(conn)
         self._stats.clear()
+        with self._plans_lock:
+            self._plans.clear()  # plans weigh words by the statistics just replaced
 
     def _term_stats(self, conn: Connection) -> fulltext.TermStats:
         return self._stats.get("terms", lambda: fulltext.load_stats(conn))
@@ -287,6 +300,7 @@ class ChunkStore:
 
 
 # LlamaIndex keeps a JSON copy of the whole node in each row: never fetched here.
+_RECENT_PLANS = 4  # a question's own, and a few asked at the same time
 _LEAN_METADATA = chunks.c.metadata_.op("-")(sa.literal("_node_content")).label("metadata")
 # LlamaIndex writes these into each row's metadata (overwriting any of ours by that name)
 _LLAMA_KEYS = frozenset({"document_id", "doc_id", "ref_doc_id"})
