@@ -18,6 +18,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from knowledge.nlp import content_stems
+from knowledge.stages import ALL_STAGES, Stage
 from knowledge.statements import PATH_SEPARATOR, statement_weight, statements_asked
 
 if TYPE_CHECKING:
@@ -56,34 +57,39 @@ class Hints:
     defined: str = ""  # the term a definition question asks about ("hospital")
 
 
-def rerank(chunks: Sequence[Retrieved], hints: Hints) -> list[Retrieved]:
+_BOOSTS = frozenset({Stage.TITLE_BOOST, Stage.DEFINITION_BOOST, Stage.STATEMENT_BOOST})
+
+
+def rerank(
+    chunks: Sequence[Retrieved], hints: Hints, stages: frozenset[Stage] = ALL_STAGES
+) -> list[Retrieved]:
     """Candidates re-ordered by their score plus the title and definition boosts."""
     topic = set(content_stems(hints.question)) - _frame()
-    if not topic and not hints.defined:
+    if (not topic and not hints.defined) or not stages & _BOOSTS:
         return list(chunks)
     boosted = []
     for chunk in chunks:
-        boost = _boost(chunk, topic, hints)
+        boost = _boost(chunk, topic, hints, stages)
         boosted.append(replace(chunk, score=chunk.score + boost, boost=boost))
     return sorted(boosted, key=lambda c: c.score, reverse=True)
 
 
-def _boost(chunk: Retrieved, topic: set[str], hints: Hints) -> float:
+def _boost(chunk: Retrieved, topic: set[str], hints: Hints, stages: frozenset[Stage]) -> float:
     title = own_title(chunk.metadata)
     if not title:
         return 0.0
     bonus = 0.0
-    asked = statements_asked(hints.question)
-    section = str(chunk.metadata.get("section") or "")
-    if chunk.kind == "table":
+    if chunk.kind == "table" and Stage.STATEMENT_BOOST in stages:
+        asked = statements_asked(hints.question)
+        section = str(chunk.metadata.get("section") or "")
         bonus += STATEMENT_WEIGHT * statement_weight(section, asked)
     stems = set(content_stems(title))
-    if topic and stems:
+    if topic and stems and Stage.TITLE_BOOST in stages:
         shared = topic & stems
         bonus += TITLE_WEIGHT * len(shared) / len(topic)
         if shared and stems <= topic:
             bonus += WHOLE_TITLE_WEIGHT
-    if hints.defined:
+    if hints.defined and Stage.DEFINITION_BOOST in stages:
         bonus += _definition_boost(title, chunk.text, hints.defined)
     return bonus
 

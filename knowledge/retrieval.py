@@ -15,6 +15,7 @@ from knowledge.embeddings import Embedder
 from knowledge.expansion import one_per_clause, widen
 from knowledge.naming import DocumentName
 from knowledge.ranking import Hints, rerank
+from knowledge.stages import ALL_STAGES, Stage
 from knowledge.statements import (
     measure_inputs,
     statement_weight,
@@ -73,6 +74,7 @@ class RetrievalResult:
     named: tuple[DocumentName, ...] = ()  # documents the question names (search kept to them)
     searched: str = ""  # the text searched, when it differs from the question
     vector: list[float] | None = None  # the embedding of the text searched
+    stages: frozenset[Stage] = ALL_STAGES  # the stages above the core that ran
 
 
 @dataclass(frozen=True)
@@ -102,8 +104,10 @@ class Retriever:
         dense_pool: int = 50,
         sparse_pool: int = 100,
         weights: FusionWeights | None = None,
+        stages: frozenset[Stage] = ALL_STAGES,
     ) -> None:
         self._chunks = chunks
+        self.stages = stages  # the stages above the core this retriever runs
         self._embedder = embedder
         self._dense_pool = dense_pool
         self._sparse_pool = sparse_pool
@@ -122,14 +126,17 @@ class Retriever:
         sources: Sequence[int] | None = None,
         hints: Hints | None = None,
         text_query: str | None = None,
+        stages: frozenset[Stage] | None = None,
     ) -> RetrievalResult:
         """Chunks for `query` from `scopes` (and `sources`, when given) only, best first.
 
         mode: hybrid | dense | sparse. Candidates are reranked by their clause titles
         (`hints`, or the query itself), a clause is kept once, and rulebook hits that are a
         part of a longer clause come back widened to it. `text_query`: what the full-text
-        leg searches, when it differs from what is embedded.
+        leg searches, when it differs from what is embedded. `stages`: those above the
+        core to run (default: this retriever's).
         """
+        on = self.stages if stages is None else stages
         timings: dict[str, float] = {}
         if not scopes or not query.strip():
             return RetrievalResult([], timings)
@@ -152,19 +159,30 @@ class Retriever:
         hints = hints or Hints(query)
         texts = sparse.result() if sparse else []
         known: dict[str, float] = {}
-        if sparse is not None and dense and self._weights.method == "score":
+        if (
+            sparse is not None
+            and dense
+            and self._weights.method == "score"
+            and (Stage.TEXT_RANKS in on)
+        ):
             started = time.perf_counter()
             unmatched = sorted({h.node_id for h in dense} - {h.node_id for h in texts})
             known = self._chunks.text_ranks(unmatched, text_query or query)
             timings["text_ranks"] = _ms(started)
         fused = fuse(dense, texts, self._weights, known)
-        if vector is not None:
+        if vector is not None and Stage.STATEMENT_TABLES in on:
             fused += self._statement_tables(vector, hints, fused, scopes, sources, timings)
         started = time.perf_counter()
-        ranked = one_per_clause(rerank(fused, hints))
-        chosen = widen(apply_budget(dedupe(ranked), budget), self._chunks)
+        ranked = rerank(fused, hints, on)
+        if Stage.ONE_PER_CLAUSE in on:
+            ranked = one_per_clause(ranked)
+        chosen = apply_budget(dedupe(ranked), budget)
+        if Stage.DENSE_FLOOR in on:
+            chosen = with_dense_floor(chosen, dedupe(fused), budget)
+        if Stage.WIDEN in on:
+            chosen = widen(chosen, self._chunks)
         timings["rank"] = _ms(started)
-        return RetrievalResult(chosen, timings, vector=vector)
+        return RetrievalResult(chosen, timings, vector=vector, stages=on)
 
     def _statement_tables(
         self,
@@ -282,6 +300,46 @@ def dedupe(chunks: list[Retrieved]) -> list[Retrieved]:
         seen |= marks
         out.append(chunk)
     return out
+
+
+DENSE_FLOOR = 4  # the nearest chunks by meaning that are always listed
+
+
+def with_dense_floor(
+    chosen: list[Retrieved], candidates: list[Retrieved], budget: Budget
+) -> list[Retrieved]:
+    """`chosen` holding the DENSE_FLOOR nearest candidates by meaning: plain dense search
+    is never beaten on what it finds. One missing takes the place of the last chosen chunk
+    that is not among them (within the budget of its kind)."""
+    by_meaning = sorted(
+        (c for c in candidates if c.dense_rank is not None), key=lambda c: c.dense_rank or 0
+    )
+    floor = [c for c in by_meaning[:DENSE_FLOOR] if _group_cap(c, budget) > 0]
+    have = {c.node_id for c in chosen}
+    kept = {c.node_id for c in floor}
+    out = list(chosen)
+    for chunk in floor:
+        if chunk.node_id in have:
+            continue
+        same_group = [
+            i
+            for i, c in enumerate(out)
+            if c.node_id not in kept and KIND_GROUP.get(c.kind) == KIND_GROUP.get(chunk.kind)
+        ]
+        full = sum(KIND_GROUP.get(c.kind) == KIND_GROUP.get(chunk.kind) for c in out) >= (
+            _group_cap(chunk, budget)
+        )
+        if full or len(out) >= budget.total:
+            spare = same_group or [i for i, c in enumerate(out) if c.node_id not in kept]
+            if not spare:
+                continue
+            del out[spare[-1]]
+        out.append(chunk)
+    return out
+
+
+def _group_cap(chunk: Retrieved, budget: Budget) -> int:
+    return budget.per_group.get(KIND_GROUP.get(chunk.kind, "documents"), 0)
 
 
 def apply_budget(chunks: list[Retrieved], budget: Budget) -> list[Retrieved]:

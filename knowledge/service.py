@@ -19,6 +19,7 @@ from knowledge.naming import DocumentName, name_words, named_in, without_names
 from knowledge.nlp import content_words
 from knowledge.ranking import Hints
 from knowledge.retrieval import Budget, RetrievalResult, Retriever
+from knowledge.stages import Stage
 from knowledge.statements import statement_words
 from knowledge.store import glossary as glossary_store
 from knowledge.store import sources as source_store
@@ -46,19 +47,23 @@ class Knowledge:
         out of the embedded text, where it would pull the question toward the few chunks
         that happen to name the product; full text still sees it, weighed by its rarity.
         `defined`: the term a definition question asks about."""
-        every = self.document_names(scopes)
+        on = self.retriever.stages
+        every = self.document_names(scopes) if Stage.NAMING in on else []
         named = named_in(query, every)
         sources = [n.source_id for n in named] if named and len(named) < len(every) else None
-        searched = without_names(query, [n for n in named if self._rarely_repeated(n)])
-        if not content_words(searched):
-            searched = query
+        searched = query
+        if Stage.NAME_OUT in on:
+            searched = without_names(query, [n for n in named if self._rarely_repeated(n)])
+            if not content_words(searched):
+                searched = query
+        extra = statement_words(query) if Stage.STATEMENT_WORDS in on else ""
         result = self.retriever.retrieve(
             searched,
             scopes=scopes,
             budget=budget,
             sources=sources,
             hints=Hints(searched, defined),
-            text_query=f"{query} {statement_words(query)}".strip(),
+            text_query=f"{query} {extra}".strip(),
         )
         result.named = tuple(named)
         result.searched = searched if searched != query else ""

@@ -40,6 +40,7 @@ from knowledge.deadline import Deadline
 from knowledge.documents import GlossaryEntry, Triple
 from knowledge.llm import ChatModel, LLMError
 from knowledge.retrieval import Budget, Retrieved
+from knowledge.stages import Stage
 from knowledge.store.triples import entity_key
 
 log = logging.getLogger(__name__)
@@ -181,7 +182,11 @@ class Pipeline:
             vocabulary=self._knowledge.vocabulary(scopes),
         )
         with timer.step("context"):
-            chunks = relevant(result.chunks, searched)
+            chunks = (
+                relevant(result.chunks, searched)
+                if Stage.RELEVANT in result.stages
+                else list(result.chunks)
+            )
             definitions = _definitions(question, expansions, glossary)
             facts = self._facts(standalone, scopes)
             facts_format = self._facts_format(intent) if facts else None

@@ -1,0 +1,44 @@
+"""The retrieval core and the stages above it, each one switchable.
+
+The core is dense search (pgvector) plus Postgres full text, fused by score, deduplicated
+and cut to a budget per kind of source. Every stage above it changes what the core returns
+and must earn its place: `benchmarks/ablation.py` measures the core alone, the core with
+each stage, and all stages on every dev set, and a stage that does not pay on the broad
+average is deleted (issue 19).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Stage(StrEnum):
+    NAMING = "naming"  # a question naming a document is searched in that document only
+    NAME_OUT = "name_out"  # ... and a name its document rarely repeats is not embedded
+    STATEMENT_WORDS = "statement_words"  # a financial statement's other names join full text
+    STATEMENT_TABLES = "statement_tables"  # the statement asked about joins by its heading
+    STATEMENT_BOOST = "statement_boost"  # a table under the statement asked about ranks up
+    TEXT_RANKS = "text_ranks"  # dense hits past the full-text cut keep their words' rank
+    TITLE_BOOST = "title_boost"  # a clause whose own title holds the question's words
+    DEFINITION_BOOST = "definition_boost"  # "how is X defined": the clause titled X
+    ONE_PER_CLAUSE = "one_per_clause"  # one hit per stretch of a clause
+    WIDEN = "widen"  # a part of a long clause comes back with its neighbouring parts
+    DENSE_FLOOR = "dense_floor"  # the nearest chunks by meaning are always listed
+    RELEVANT = "relevant"  # chunks matching neither by meaning nor by words are dropped
+
+
+ALL_STAGES = frozenset(Stage)
+
+
+def parse_stages(text: str) -> frozenset[Stage]:
+    """Stages from a comma-separated list ("all", "none", or names); unknown names fail."""
+    words = [w.strip() for w in text.split(",") if w.strip()]
+    if words == ["all"]:
+        return ALL_STAGES
+    if words in (["none"], []):
+        return frozenset()
+    unknown = [w for w in words if w not in {s.value for s in Stage}]
+    if unknown:
+        names = ", ".join(s.value for s in Stage)
+        raise ValueError(f"unknown retrieval stage(s) {', '.join(unknown)}; known: {names}")
+    return frozenset(Stage(w) for w in words)

@@ -1,0 +1,122 @@
+"""Retrieval never loses to plain dense search, on the shapes that broke it on documents
+nobody tuned for (issue 19): a clause titled with the asked words but about other things, a
+benefit named by an acronym that also names a document, a special case beside the general
+clause, and a table holding the figures a clause only points to. Real embedding model,
+real Postgres."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy.engine import URL, Engine
+
+from bot.conversation.context import relevant
+from bot.conversation.focus import focus_of, search_text
+from bot.conversation.pipeline import DOCS
+from bot.db.engine import create_async_engine
+from knowledge.embeddings import LocalEmbedder
+from knowledge.options import IngestOptions
+from knowledge.retrieval import Retrieved
+from knowledge.service import Knowledge, open_knowledge
+
+POLICY = """# Acme Health Shield policy wording
+
+## 4 Waiting periods
+
+### 4.1 Waiting period
+
+The following conditions are covered only after a waiting period of 24 months of
+continuous coverage: cataract, hernia, hydrocele, benign prostatic hypertrophy and joint
+replacement surgery. The waiting period does not apply to accidents.
+
+### 4.2 Maternity
+
+Childbirth and lawful termination of pregnancy are paid only once the insured person has
+held the cover without a break for 9 months; the first delivery and the second are paid.
+
+## 3 Ambulance
+
+### 3.1 Road ambulance
+
+Road ambulance charges to take the insured person to hospital are covered up to Rs 2,000
+per hospitalisation, when the hospitalisation claim itself is admissible.
+
+### 3.2 Air ambulance
+
+Air ambulance is paid only in a life-threatening emergency, if approved in advance by us,
+up to Rs 1,00,000 a policy year.
+
+## 5 Sub-limits
+
+### 5.1 Sub-limits on treatments
+
+Cataract and hernia treatment are paid up to the limit shown in the Table of Benefits for
+the plan chosen.
+
+### 5.2 Table of Benefits
+
+| Treatment | Plan A | Plan B |
+| --- | --- | --- |
+| Cataract, per eye | Rs 25,000 | Rs 40,000 |
+| Hernia | Rs 30,000 | Rs 50,000 |
+| Room rent per day | Rs 3,000 | Rs 5,000 |
+
+## 6 Exclusions
+
+### 6.1 Cosmetic treatment
+
+Cosmetic or aesthetic treatment of any description is excluded, unless needed after an
+accident.
+
+### 6.2 Dental treatment
+
+Dental treatment is excluded unless it requires hospitalisation.
+"""
+
+RIDER = """# Acme OPD rider
+
+## 1 OPD benefit
+
+Consultations with a doctor outside hospital, diagnostic tests and prescribed medicines are
+reimbursed up to Rs 5,000 a policy year, for bills submitted within 30 days.
+
+## 2 Exclusions of the rider
+
+Spectacles, contact lenses and hearing aids are not reimbursed.
+"""
+
+ASKED = [
+    ("What is the waiting period for maternity?", "held the cover without a break for 9 months"),
+    ("What does the OPD benefit cover?", "Consultations with a doctor outside hospital"),
+    ("Does the policy cover ambulance charges, and on what conditions?", "Road ambulance"),
+    ("Are there sub-limits on cataract and hernia for Plan B?", "Rs 40,000"),
+]
+
+
+@pytest.fixture(scope="module")
+def embedder(tmp_path_factory: pytest.TempPathFactory) -> LocalEmbedder:
+    return LocalEmbedder(cache_dir=tmp_path_factory.mktemp("model"))
+
+
+@pytest.fixture
+def kb(engine: Engine, db_url: URL, embedder: LocalEmbedder, tmp_path: Path) -> Iterator[Knowledge]:
+    (tmp_path / "acme_health_shield.md").write_text(POLICY, encoding="utf-8")
+    (tmp_path / "acme_opd_rider.md").write_text(RIDER, encoding="utf-8")
+    knowledge = open_knowledge(engine, create_async_engine(db_url), embedder)
+    knowledge.ingestor.ingest_paths([tmp_path], IngestOptions())
+    yield knowledge
+
+
+def listed(kb: Knowledge, question: str) -> list[Retrieved]:
+    """The sources the pipeline would hand the answerer."""
+    searched = search_text(question)
+    result = kb.retrieve(searched, scopes=["default"], budget=DOCS, defined=focus_of(searched).defined)
+    return relevant(result.chunks, searched)
+
+
+@pytest.mark.parametrize(("question", "answer"), ASKED)
+def test_the_answering_clause_is_listed(kb: Knowledge, question: str, answer: str) -> None:
+    texts = [" ".join(c.text.split()) for c in listed(kb, question)]
+    assert any(answer in t for t in texts), (question, [t[:80] for t in texts])
