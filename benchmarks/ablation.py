@@ -34,17 +34,21 @@ import re
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from benchmarks.financebench import holds_evidence, scope_of
 from benchmarks.planted.tatqa import note_file, table_markdown
 from bot.conversation.context import relevant
 from bot.conversation.focus import focus_of, search_text
 from bot.conversation.intent import classify_intent
-from bot.conversation.pipeline import BUDGETS, DOCS
+from bot.conversation.pipeline import BUDGETS, DOCS, NOT_FOUND
+from bot.conversation.types import ThreadRef, Turn
+from bot.feedback.qa import states
 from bot.settings import Settings
 from bot.wiring import Services, open_services
 from knowledge.evaluation import EVAL_BUDGET, corpus_drafts, read_beir
@@ -69,6 +73,7 @@ class Question:
     scopes: tuple[str, ...]
     found: Callable[[list[Retrieved]], bool]  # for document sets
     relevant: frozenset[str] = frozenset()  # for BEIR sets: corpus ids
+    facts: tuple[str, ...] = ()  # what a right answer states (policy QA, TAT-QA spans)
 
 
 @dataclass
@@ -83,11 +88,13 @@ class Scores:
     at_top: list[bool] = field(default_factory=list)
     at_all: list[bool] = field(default_factory=list)
     reciprocal: list[float] = field(default_factory=list)
+    stated: list[bool] = field(default_factory=list)
 
     def summary(self) -> dict[str, float]:
         if self.reciprocal:
             return {"mrr@10": _mean(self.reciprocal)}
-        return {"@4": _mean(self.at_top), "@all": _mean(self.at_all)}
+        out = {"@4": _mean(self.at_top), "@all": _mean(self.at_all)}
+        return out | ({"stated": _mean(self.stated)} if self.stated else {})
 
     def headline(self) -> float:
         return _mean(self.reciprocal) if self.reciprocal else _mean(self.at_all)
@@ -116,9 +123,9 @@ def policies(services: Services, folder: Path) -> DevSet:
         if not case or case.get("unanswerable"):
             continue
         pieces = [p for p in str(case["evidence"]).split(" | ") if p.strip()]
-        out.append(
-            Question(case["question"], ("policies",), _policy_found(case["document"], pieces))
-        )
+        found = _policy_found(case["document"], pieces)
+        facts = tuple(case.get("expected_facts") or ())
+        out.append(Question(case["question"], ("policies",), found, facts=facts))
     return DevSet("policies", out)
 
 
@@ -184,9 +191,9 @@ def tatqa(services: Services, folder: Path) -> DevSet:
         for q in context["questions"]:
             facts = [str(f) for f in q.get("facts") or q.get("answer") or [] if str(f).strip()]
             if facts:
-                out.append(
-                    Question(q["question"], ("ab-tatqa",), _tat_found(note_file(context), facts))
-                )
+                spans = tuple(str(a) for a in q["answer"]) if q["answer_type"] == "span" else ()
+                found = _tat_found(note_file(context), facts)
+                out.append(Question(q["question"], ("ab-tatqa",), found, facts=spans))
     return DevSet("tatqa", out[::TATQA_EVERY])
 
 
@@ -243,6 +250,39 @@ def listed(
     return list(result.chunks)
 
 
+def cited(
+    services: Services, question: Question, stages: frozenset[Stage]
+) -> tuple[list[Retrieved], str]:
+    """The chunks the pipeline's answer cites (quoted: no language model), none when it
+    says it could not find the answer; and the answer's text."""
+    knowledge = services.knowledge
+    knowledge.retriever.stages = stages
+    seen: dict[str, Retrieved] = {}
+    retrieve = knowledge.retrieve
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        result = retrieve(*args, **kwargs)
+        seen.update({c.node_id: c for c in result.chunks})
+        return result
+
+    knowledge.retrieve = recording  # type: ignore[method-assign]
+    try:
+        turn = Turn(
+            thread=ThreadRef("eval", "local", "ablation", f"ab-{uuid.uuid4()}"),
+            event_id=f"ab-{uuid.uuid4()}",
+            user_id="eval",
+            text=question.text,
+            scopes=question.scopes,
+        )
+        answer = services.pipeline.answer_now(turn)
+    finally:
+        del knowledge.retrieve
+    if answer is None or answer.bullets[0].text == NOT_FOUND:
+        return [], ""
+    said = " ".join(b.text for b in answer.bullets)
+    return [seen[s.chunk_id] for s in answer.sources if s.chunk_id in seen], said
+
+
 def plain_dense(services: Services, question: Question) -> list[Retrieved]:
     result = services.knowledge.retriever.retrieve(
         search_text(question.text),
@@ -254,11 +294,19 @@ def plain_dense(services: Services, question: Question) -> list[Retrieved]:
     return result.chunks
 
 
-def score(dev: DevSet, run: Callable[[Question], list[Retrieved]]) -> tuple[Scores, list[bool]]:
+Run = Callable[[Question], "list[Retrieved] | tuple[list[Retrieved], str]"]
+
+
+def score(dev: DevSet, run: Run) -> tuple[Scores, list[bool]]:
+    """Per question: is the evidence in what `run` gives (and, when it gives an answer's
+    text too, does that text state the question's facts)."""
     scores = Scores()
     per_question = []
     for question in dev.questions:
-        chunks = run(question)
+        got = run(question)
+        chunks, said = got if isinstance(got, tuple) else (got, None)
+        if said is not None and question.facts:
+            scores.stated.append(all(states(said, f) for f in question.facts))
         if dev.beir:
             ranked = list(dict.fromkeys(str(c.metadata.get("corpus_id")) for c in chunks))[:10]
             rank = next((i for i, d in enumerate(ranked, 1) if d in question.relevant), None)
@@ -271,27 +319,41 @@ def score(dev: DevSet, run: Callable[[Question], list[Retrieved]]) -> tuple[Scor
     return scores, per_question
 
 
-def configurations(kinds: list[str]) -> Iterator[tuple[str, frozenset[Stage]]]:
+QUOTING = frozenset(s for s in Stage if s.value.startswith("quote_"))
+SEARCH = ALL_STAGES - QUOTING
+
+
+def configurations(kinds: list[str], answers: bool) -> Iterator[tuple[str, frozenset[Stage]]]:
+    """Retrieval configurations (quoting stages are off: they do not change what is
+    listed), or with `answers`, quoting configurations over every retrieval stage."""
+    family, base = (QUOTING, SEARCH) if answers else (SEARCH, frozenset[Stage]())
     if "core" in kinds:
-        yield "core", frozenset()
+        yield "core", base
     if "each" in kinds:
-        for stage in Stage:
-            yield f"core + {stage.value}", frozenset({stage})
+        for stage in sorted(family):
+            yield f"core + {stage.value}", base | {stage}
     if "all" in kinds:
-        yield "all stages", ALL_STAGES
+        yield "all stages", base | family
     if "minus" in kinds:
-        for stage in Stage:
-            yield f"all - {stage.value}", ALL_STAGES - {stage}
+        for stage in sorted(family):
+            yield f"all - {stage.value}", (base | family) - {stage}
 
 
-def ablate(services: Services, dev: DevSet, kinds: list[str]) -> dict[str, dict[str, float]]:
-    """Plain dense search, then each configuration, on one dev set."""
+def ablate(
+    services: Services, dev: DevSet, kinds: list[str], *, answers: bool = False
+) -> dict[str, dict[str, float]]:
+    """Plain dense search, then each configuration, on one dev set: what is listed, or
+    with `answers` what the quoted answer cites."""
     cut = None if dev.beir else TOP
     dense, dense_found = score(dev, lambda q: plain_dense(services, q)[:cut])
     out = {"plain dense top 4": dense.summary()}
-    for label, stages in configurations(kinds):
+    for label, stages in configurations(kinds, answers):
 
-        def run(question: Question, on: frozenset[Stage] = stages) -> list[Retrieved]:
+        def run(
+            question: Question, on: frozenset[Stage] = stages
+        ) -> list[Retrieved] | tuple[list[Retrieved], str]:
+            if answers:
+                return cited(services, question, on)
             return listed(services, question, on, dev.beir)
 
         got, found = score(dev, run)
@@ -316,6 +378,9 @@ def main() -> None:
     parser.add_argument("--split", choices=("all", "fit", "check"), default="all")
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
+        "--answers", action="store_true", help="score what quoted answers cite, per quoting stage"
+    )
+    parser.add_argument(
         "--ingest-filings", action="store_true", help="read every FinanceBench filing first"
     )
     args = parser.parse_args()
@@ -329,14 +394,12 @@ def main() -> None:
             started = time.perf_counter()
             dev = _load(services, args.eval, name, ingest=args.ingest_filings)
             dev.questions = [q for q in dev.questions if _kept(q.text, args.split)]
-            for label, got in ablate(services, dev, args.configs.split(",")).items():
+            kinds = args.configs.split(",")
+            for label, got in ablate(services, dev, kinds, answers=args.answers).items():
                 rows.setdefault(label, {})[name] = got
             seconds = time.perf_counter() - started
             print(f"# {name}: {len(dev.questions)} questions, {seconds:.0f} s", file=sys.stderr)
-    if args.json:
-        print(json.dumps(rows))
-    else:
-        print(table(rows, wanted))
+    print(json.dumps(rows) if args.json else table(rows, wanted))
 
 
 def _load(services: Services, folder: Path, name: str, *, ingest: bool) -> DevSet:

@@ -25,6 +25,16 @@ class Stage(StrEnum):
     WIDEN = "widen"  # a part of a long clause comes back with its neighbouring parts
     DENSE_FLOOR = "dense_floor"  # the nearest chunks by meaning are always listed
     RELEVANT = "relevant"  # chunks matching neither by meaning nor by words are dropped
+    # choosing what a quoted answer (no language model) quotes
+    QUOTE_MEANING = "quote_meaning"  # the passages closest in meaning to the question first
+    QUOTE_PHRASE = "quote_phrase"  # the question's phrases found as phrases
+    QUOTE_QUANTITY = "quote_quantity"  # a passage stating the kind of quantity asked for
+    QUOTE_RANGE = "quote_range"  # a row whose range holds a quantity the question states
+    QUOTE_DEFINITION = "quote_definition"  # "X means ..." for a definition question
+    QUOTE_STATEMENT = "quote_statement"  # lines of the statement (or measure inputs) asked
+    QUOTE_PERIOD = "quote_period"  # no table line for another period than the one asked
+    QUOTE_RULE_FIRST = "quote_rule_first"  # a rule before the sentences that qualify it
+    QUOTE_SIBLINGS = "quote_siblings"  # no passage about a sibling ("Plan C" for "Plan B")
 
 
 ALL_STAGES = frozenset(Stage)

@@ -32,6 +32,7 @@ from bot.conversation.periods import line_period, other_period
 from bot.conversation.quantities import Quantity, Range, quantities, ranges
 from bot.conversation.text import content_words, readable
 from bot.conversation.types import Bullet, Source
+from knowledge.stages import ALL_STAGES, Stage
 from knowledge.statements import measure_inputs, statement_weight, statements_asked
 
 MAX_BULLET_CHARS = 400
@@ -90,6 +91,7 @@ def quote(
     *,
     max_bullets: int = 3,
     likeness: Likeness | None = None,
+    stages: frozenset[Stage] = ALL_STAGES,
 ) -> Quoted:
     """The passages that answer `focus`, best first, each citing its source.
 
@@ -101,7 +103,7 @@ def quote(
     range and passages about a sibling of an asked id ("Plan C" for "Plan B") are dropped.
     `likeness` (the embedding model's similarity to the question) reorders the best of
     them by meaning: "What industry does it operate in?" is answered by "a global leader
-    in packaging", which shares no word with it.
+    in packaging", which shares no word with it. `stages`: which of these rules apply.
     """
     related = list(sources[:3])
     focus = with_acronyms(focus, (s.text for s in sources))
@@ -109,28 +111,32 @@ def quote(
         return Quoted([], False, f"the knowledge base never mentions {focus.head_word}", related)
     held = set().union(*(content_words(readable(s.text)) for s in sources)) if sources else set()
     terms = (focus.all_terms or frozenset(content_words(focus.question))) & held
-    if not terms and not statements_asked(focus.question):  # a statement's lines may answer
+    statement = Stage.QUOTE_STATEMENT in stages
+    if not terms and not (statement and statements_asked(focus.question)):  # its lines may
         return Quoted([], False, "no source mentions what was asked", related)
     candidates = [p for rank, s in enumerate(sources) for p in passages(s, rank)]
     weights = _weights(terms, focus, sources)
     scored = [
         s
         for p in candidates
-        if _eligible(p, terms, focus) and (s := _score(p, focus, weights, len(sources)))
+        if _eligible(p, terms, focus, stages)
+        and (s := _score(p, focus, weights, len(sources), stages))
     ]
     if not scored:
         return Quoted([], False, "no passage in the sources speaks to the question", related)
     scored.sort(key=lambda s: s.score, reverse=True)
-    if likeness is not None:
+    if likeness is not None and Stage.QUOTE_MEANING in stages:
         scored = _by_meaning(scored, likeness)
-    scored = _pointed_first(scored, focus)
+    if statement:
+        scored = _pointed_first(scored, focus)
     best = _answering(scored, focus)
-    if best is None or (best.lexical < _ANSWER_FLOOR and not _statement_bonus(best.passage, focus)):
+    pointed = statement and _statement_bonus(best.passage, focus) if best else False
+    if best is None or (best.lexical < _ANSWER_FLOOR and not pointed):
         return Quoted([], False, _why_not(focus, sources), related)
     if focus.unknown and not (focus.wants and _states_wanted(best.passage, focus)):
         missing = ", ".join(sorted(focus.unknown))  # "veterinary bills": no bill will do
         return Quoted([], False, f"the knowledge base never mentions {missing}", related)
-    chosen = _choose(best, scored, focus, weights, max_bullets + focus.listing)
+    chosen = _choose(best, scored, focus, weights, max_bullets + focus.listing, stages)
     bullets = [Bullet(_shown(s.passage, focus), (s.passage.source.number,)) for s in chosen]
     return Quoted(bullets, True)
 
@@ -146,35 +152,45 @@ def _weights(terms: frozenset[str], focus: Focus, sources: Sequence[Source]) -> 
     return out
 
 
-def _eligible(p: Passage, terms: frozenset[str], focus: Focus) -> bool:
+def _eligible(p: Passage, terms: frozenset[str], focus: Focus, stages: frozenset[Stage]) -> bool:
     if p.kind == "lead":
         return False  # "... provided that:" is quoted with its list, never alone
     short = len(p.text.split()) < _MIN_WORDS
     if short and p.kind == "sentence":
         return False  # a heading ("3.1 Room rent"), not an answer; items say what they list
-    if not (p.stems | p.context_stems) & terms and not _statement_bonus(p, focus):
+    statement = Stage.QUOTE_STATEMENT in stages and _statement_bonus(p, focus)
+    if not (p.stems | p.context_stems) & terms and not statement:
         return False
-    if p.kind == "row" and other_period(p.text, focus.period):
+    if Stage.QUOTE_PERIOD in stages and p.kind == "row" and other_period(p.text, focus.period):
         return False  # "... | Three Months Ended June 30, 2022 | 609" for "FY 2023"
-    return not (focus.ids and conflicts(p.text + " " + p.context, focus.ids))
+    siblings = Stage.QUOTE_SIBLINGS in stages and focus.ids
+    return not (siblings and conflicts(p.text + " " + p.context, focus.ids))
 
 
-def _score(p: Passage, focus: Focus, weights: dict[str, float], n: int) -> _Scored | None:
+def _score(
+    p: Passage, focus: Focus, weights: dict[str, float], n: int, stages: frozenset[Stage]
+) -> _Scored | None:
     total = sum(weights.values()) or 1.0
     own = sum(w for t, w in weights.items() if t in p.stems) / total
     context = sum(w for t, w in weights.items() if t in p.context_stems) / total
     above = p.path_stems - p.stems - p.context_stems  # the headings the clause sits under
     lexical = own + 0.6 * context + 0.3 * sum(w for t, w in weights.items() if t in above) / total
-    fit = _range_fit(p, focus)
+    fit = _range_fit(p, focus) if Stage.QUOTE_RANGE in stages else 0.0
     if fit < 0:
         return None  # a row for another band than the one the question states
-    score = lexical + 0.5 * fit + _quantity_bonus(p, focus)
+    score = lexical + 0.5 * fit
+    score += _quantity_bonus(p, focus) if Stage.QUOTE_QUANTITY in stages else 0.0
     score += 0.1 * (1 - p.rank / n) - 0.015 * min(p.position, 6)
-    score += _definition_bonus(p, focus) + _phrase_bonus(p, focus) + _statement_bonus(p, focus)
-    score += _INPUT_BONUS if _input_of(p, focus) is not None else 0.0
+    score += _definition_bonus(p, focus) if Stage.QUOTE_DEFINITION in stages else 0.0
+    score += _phrase_bonus(p, focus) if Stage.QUOTE_PHRASE in stages else 0.0
+    if Stage.QUOTE_STATEMENT in stages:
+        score += _statement_bonus(p, focus)
+        score += _INPUT_BONUS if _input_of(p, focus) is not None else 0.0
     if p.kind == "list":  # a whole list answers "list ..."; otherwise its items compete
         score += 0.15 if focus.listing else -0.1
-    if _EXCEPTION.match(p.text):
+    if Stage.QUOTE_RULE_FIRST not in stages:
+        pass
+    elif _EXCEPTION.match(p.text):
         score -= 0.1
     elif _QUALIFIES.search(p.text):
         score -= 0.05
@@ -319,13 +335,19 @@ def _why_not(focus: Focus, sources: Sequence[Source]) -> str:
 
 
 def _choose(
-    best: _Scored, scored: list[_Scored], focus: Focus, weights: dict[str, float], limit: int
+    best: _Scored,
+    scored: list[_Scored],
+    focus: Focus,
+    weights: dict[str, float],
+    limit: int,
+    stages: frozenset[Stage],
 ) -> list[_Scored]:
     """The best passage, then others nearly as good that say something new about the
     same thing: they hold the rarest question word the first one holds ("PED" in "PED
     waiting period", so not the 30-day waiting period)."""
     chosen = [best]
-    chosen += _other_inputs(best, scored, focus, limit)
+    if Stage.QUOTE_STATEMENT in stages:
+        chosen += _other_inputs(best, scored, focus, limit)
     key = _key_term(best.passage, weights)
     for s in scored:
         if len(chosen) >= limit:
@@ -336,7 +358,7 @@ def _choose(
             continue
         if not any(_overlaps(s.passage, c.passage) for c in chosen):
             chosen.append(s)
-    return _rule_first(chosen)
+    return _rule_first(chosen) if Stage.QUOTE_RULE_FIRST in stages else chosen
 
 
 def _other_inputs(best: _Scored, scored: list[_Scored], focus: Focus, limit: int) -> list[_Scored]:

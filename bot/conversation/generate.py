@@ -16,6 +16,7 @@ from bot.conversation.types import Bullet, Intent, Source
 from knowledge.injection import without_instructions
 from knowledge.llm import ChatModel, LLMError, StreamingChatModel
 from knowledge.reply_stream import TextSink
+from knowledge.stages import ALL_STAGES, Stage
 
 log = logging.getLogger(__name__)
 
@@ -58,15 +59,23 @@ def generate(
     focus: Focus | None = None,
     on_text: TextSink | None = None,
     likeness: Likeness | None = None,
+    stages: frozenset[Stage] = ALL_STAGES,
 ) -> Generated:
     """`on_text`: where the model's reply goes piece by piece while it is written (for
     streaming it to the user); the reply is read as a whole here, as without it.
-    `likeness`: passages' similarity to the question, for choosing what to quote."""
+    `likeness`: passages' similarity to the question, for choosing what to quote;
+    `stages`: the rules that choose it (see knowledge.stages)."""
     prompt = prompts.load(prompt_name(intent), version)
     asked = focus or focus_of(question)
     if model is None:
         return _extractive(
-            asked, sources, prompt.label, prompt.system, EXTRACTIVE_NOTICE, likeness=likeness
+            asked,
+            sources,
+            prompt.label,
+            prompt.system,
+            EXTRACTIVE_NOTICE,
+            likeness=likeness,
+            stages=stages,
         )
     system, user = prompt.render(context=fence(sources), question=question)
     try:
@@ -78,7 +87,14 @@ def generate(
         log.warning("language model failed, answering with quoted passages: %s", exc)
         notice = f"The language model is unavailable ({exc}); these are quoted passages."
         return _extractive(
-            asked, sources, prompt.label, prompt.system, notice, failed=True, likeness=likeness
+            asked,
+            sources,
+            prompt.label,
+            prompt.system,
+            notice,
+            failed=True,
+            likeness=likeness,
+            stages=stages,
         )
     if is_not_found(reply) or reply.strip().upper().startswith("NOT_FOUND"):
         return Generated([], prompt.label, model.model_name, prompt.system, not_found=True)
@@ -86,7 +102,14 @@ def generate(
     if not bullets:
         notice = "The language model's reply could not be read; these are quoted passages."
         return _extractive(
-            asked, sources, prompt.label, prompt.system, notice, failed=True, likeness=likeness
+            asked,
+            sources,
+            prompt.label,
+            prompt.system,
+            notice,
+            failed=True,
+            likeness=likeness,
+            stages=stages,
         )
     return Generated(bullets, prompt.label, model.model_name, prompt.system)
 
@@ -106,8 +129,10 @@ def _extractive(
     *,
     failed: bool = False,
     likeness: Likeness | None = None,
+    stages: frozenset[Stage] = ALL_STAGES,
 ) -> Generated:
-    quoted = quote(focus, [q for q in map(quotable, sources) if q.text], likeness=likeness)
+    quotable_sources = [q for q in map(quotable, sources) if q.text]
+    quoted = quote(focus, quotable_sources, likeness=likeness, stages=stages)
     return Generated(
         quoted.bullets if quoted.answered else [],
         label,

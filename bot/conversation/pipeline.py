@@ -212,6 +212,7 @@ class Pipeline:
                         searched,
                         vector=None if result.searched else result.vector,
                     ),
+                    stages=result.stages,
                 )
                 if chunks or facts
                 else None
