@@ -189,7 +189,8 @@ def tatqa(services: Services, folder: Path) -> DevSet:
     out = []
     for context in contexts:
         for q in context["questions"]:
-            facts = [str(f) for f in q.get("facts") or q.get("answer") or [] if str(f).strip()]
+            given = q.get("facts") or q.get("answer") or []
+            facts = [str(f) for f in (given if isinstance(given, list) else [given]) if str(f)]
             if facts:
                 spans = tuple(str(a) for a in q["answer"]) if q["answer_type"] == "span" else ()
                 found = _tat_found(note_file(context), facts)
@@ -376,7 +377,10 @@ def main() -> None:
     parser.add_argument("--sets", default=",".join(DOC_SETS + BEIR_SETS))
     parser.add_argument("--configs", default="core,each,all,minus")
     parser.add_argument("--split", choices=("all", "fit", "check"), default="all")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="a line of JSON per set")
+    parser.add_argument(
+        "--table", nargs="+", type=Path, help="print saved --json lines as one table"
+    )
     parser.add_argument(
         "--answers", action="store_true", help="score what quoted answers cite, per quoting stage"
     )
@@ -384,6 +388,9 @@ def main() -> None:
         "--ingest-filings", action="store_true", help="read every FinanceBench filing first"
     )
     args = parser.parse_args()
+    if args.table:
+        print(merged_table(args.table))
+        return
     if not args.eval.is_dir():
         sys.exit(f"{args.eval} is missing: the ablation measures on ../shared/eval's dev sets")
     wanted = [s.strip() for s in args.sets.split(",") if s.strip()]
@@ -397,9 +404,12 @@ def main() -> None:
             kinds = args.configs.split(",")
             for label, got in ablate(services, dev, kinds, answers=args.answers).items():
                 rows.setdefault(label, {})[name] = got
+            if args.json:  # one line a set, as each finishes
+                print(json.dumps({label: {name: row[name]} for label, row in rows.items()}))
             seconds = time.perf_counter() - started
             print(f"# {name}: {len(dev.questions)} questions, {seconds:.0f} s", file=sys.stderr)
-    print(json.dumps(rows) if args.json else table(rows, wanted))
+    if not args.json:
+        print(table(rows, wanted))
 
 
 def _load(services: Services, folder: Path, name: str, *, ingest: bool) -> DevSet:
@@ -410,6 +420,16 @@ def _load(services: Services, folder: Path, name: str, *, ingest: bool) -> DevSe
     if name == "tatqa":
         return tatqa(services, folder)
     return beir(services, folder, name)
+
+
+def merged_table(files: list[Path]) -> str:
+    rows: dict[str, dict[str, dict[str, float]]] = {}
+    for path in files:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            for label, per_set in (json.loads(line) if line.strip() else {}).items():
+                rows.setdefault(label, {}).update(per_set)
+    sets = list(dict.fromkeys(name for per_set in rows.values() for name in per_set))
+    return table(rows, sets)
 
 
 def table(rows: dict[str, dict[str, dict[str, float]]], sets: list[str]) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 from knowledge.documents import ChunkKind
 from knowledge.embeddings import Embedder
 from knowledge.expansion import one_per_clause, widen
+from knowledge.fitted import fitted
 from knowledge.naming import DocumentName
 from knowledge.ranking import Hints, rerank
 from knowledge.stages import ALL_STAGES, Stage
@@ -90,7 +91,7 @@ class FusionWeights:
     """
 
     method: str = "score"
-    sparse: float = 0.2
+    sparse: float = field(default_factory=lambda: fitted("fusion_sparse_weight", 0.2))
     dense: float = 1.0
     k: int = 60
 
@@ -113,7 +114,7 @@ class Retriever:
         self._sparse_pool = sparse_pool
         # a question's full-text query runs beside its dense query
         self._side = ThreadPoolExecutor(max_workers=8, thread_name_prefix="kb-fulltext")
-        self._weights = weights or FusionWeights()
+        self.weights = weights or FusionWeights()
 
     def retrieve(
         self,
@@ -162,14 +163,14 @@ class Retriever:
         if (
             sparse is not None
             and dense
-            and self._weights.method == "score"
+            and self.weights.method == "score"
             and (Stage.TEXT_RANKS in on)
         ):
             started = time.perf_counter()
             unmatched = sorted({h.node_id for h in dense} - {h.node_id for h in texts})
             known = self._chunks.text_ranks(unmatched, text_query or query)
             timings["text_ranks"] = _ms(started)
-        fused = fuse(dense, texts, self._weights, known)
+        fused = fuse(dense, texts, self.weights, known)
         if vector is not None and Stage.STATEMENT_TABLES in on:
             fused += self._statement_tables(vector, hints, fused, scopes, sources, timings)
         started = time.perf_counter()
@@ -220,7 +221,7 @@ class Retriever:
             ]
             own.sort(key=lambda h: not _holds_input(h.text, inputs))  # stable: nearest next
             taken += [h for h in own[:per_statement] if h not in taken]
-        base = self._weights.sparse * TITLE_AS_TEXT
+        base = self.weights.sparse * TITLE_AS_TEXT
         return [_retrieved(h, max(h.score, floor) + base, {}, h.score) for h in taken]
 
     def _sparse(
