@@ -13,7 +13,7 @@ does, TAT-QA contexts as Markdown files in `ab-tatqa`, each BEIR corpus in `ab-<
 later runs reuse it. Nothing here is a test: the data in ../shared/eval is never copied.
 
 Per question, the pipeline's own retrieval runs (question cleaned as the pipeline cleans
-it, budget by the rule-based intent, then the relevance filter when that stage is on) and
+it, budget by the rule-based intent) and
 is scored on what it lists:
 - document sets: does what it lists hold the evidence: for the first 4 (`@4`) and for
   every listed source (`@all`). Policies: each verbatim piece of the evidence in a chunk of
@@ -43,8 +43,7 @@ from typing import Any
 
 from benchmarks.financebench import holds_evidence, scope_of
 from benchmarks.planted.tatqa import note_file, table_markdown
-from bot.conversation.context import relevant
-from bot.conversation.focus import focus_of, search_text
+from bot.conversation.focus import search_text
 from bot.conversation.intent import classify_intent
 from bot.conversation.pipeline import BUDGETS, DOCS, NOT_FOUND
 from bot.conversation.types import ThreadRef, Turn
@@ -243,11 +242,7 @@ def listed(
     knowledge.retriever.stages = stages
     searched = search_text(question.text)
     budget = EVAL_BUDGET if beir else BUDGETS.get(classify_intent(question.text), DOCS)
-    result = knowledge.retrieve(
-        searched, scopes=question.scopes, budget=budget, defined=focus_of(searched).defined
-    )
-    if Stage.RELEVANT in stages:
-        return relevant(result.chunks, searched)
+    result = knowledge.retrieve(searched, scopes=question.scopes, budget=budget)
     return list(result.chunks)
 
 
@@ -377,6 +372,7 @@ def main() -> None:
     parser.add_argument("--sets", default=",".join(DOC_SETS + BEIR_SETS))
     parser.add_argument("--configs", default="core,each,all,minus")
     parser.add_argument("--split", choices=("all", "fit", "check"), default="all")
+    parser.add_argument("--every", type=int, default=1, help="keep every Nth question")
     parser.add_argument("--json", action="store_true", help="a line of JSON per set")
     parser.add_argument(
         "--table", nargs="+", type=Path, help="print saved --json lines as one table"
@@ -400,7 +396,7 @@ def main() -> None:
         for name in wanted:
             started = time.perf_counter()
             dev = _load(services, args.eval, name, ingest=args.ingest_filings)
-            dev.questions = [q for q in dev.questions if _kept(q.text, args.split)]
+            dev.questions = [q for q in dev.questions if _kept(q.text, args.split)][:: args.every]
             kinds = args.configs.split(",")
             for label, got in ablate(services, dev, kinds, answers=args.answers).items():
                 rows.setdefault(label, {})[name] = got

@@ -26,8 +26,6 @@ if TYPE_CHECKING:
 
 TITLE_WEIGHT = 0.1  # all of the question's topic words in the title
 WHOLE_TITLE_WEIGHT = 0.05  # ... and the title is nothing but asked words
-DEFINITION_WEIGHT = 0.25  # the clause defines the term a definition question asks about
-DEFINITION_TEXT_WEIGHT = 0.12  # the chunk says "<term> means ..."
 STATEMENT_WEIGHT = 0.15  # a table under the financial statement the question names
 
 # Words that frame a question without naming its topic.
@@ -54,10 +52,9 @@ class Hints:
     """What the question is about, as the answer side read it."""
 
     question: str  # without the names of documents it names
-    defined: str = ""  # the term a definition question asks about ("hospital")
 
 
-_BOOSTS = frozenset({Stage.TITLE_BOOST, Stage.DEFINITION_BOOST, Stage.STATEMENT_BOOST})
+_BOOSTS = frozenset({Stage.TITLE_BOOST, Stage.STATEMENT_BOOST})
 
 
 def rerank(
@@ -65,7 +62,7 @@ def rerank(
 ) -> list[Retrieved]:
     """Candidates re-ordered by their score plus the title and definition boosts."""
     topic = set(content_stems(hints.question)) - _frame()
-    if (not topic and not hints.defined) or not stages & _BOOSTS:
+    if not topic or not stages & _BOOSTS:
         return list(chunks)
     boosted = []
     for chunk in chunks:
@@ -89,8 +86,6 @@ def _boost(chunk: Retrieved, topic: set[str], hints: Hints, stages: frozenset[St
         bonus += TITLE_WEIGHT * len(shared) / len(topic)
         if shared and stems <= topic:
             bonus += WHOLE_TITLE_WEIGHT
-    if hints.defined and Stage.DEFINITION_BOOST in stages:
-        bonus += _definition_boost(title, chunk.text, hints.defined)
     return bonus
 
 
@@ -101,24 +96,3 @@ def own_title(metadata: Mapping[str, object]) -> str:
         return ""
     last = section.split(PATH_SEPARATOR)[-1].rstrip("…").strip()
     return _NUMBERING.sub("", last, count=1).strip()
-
-
-def _definition_boost(title: str, text: str, term: str) -> float:
-    name = _plain(term)
-    heading = _plain(re.sub(r"\([^)]*\)", " ", title))
-    bonus = 0.0
-    if heading == name or heading == name + "s" or _names_first(heading, name):
-        bonus += DEFINITION_WEIGHT
-    pattern = r"[\s-]+".join(map(re.escape, name.split()))
-    if re.search(rf"(?i)\b{pattern}s?\b['’\"”]?\s*(?:\([^)]*\)\s*)?(?:means|shall mean)\b", text):
-        bonus += DEFINITION_TEXT_WEIGHT
-    return bonus
-
-
-def _names_first(heading: str, name: str) -> bool:
-    """ "hospital/nursing home" and "hospital or nursing home" define "hospital" too."""
-    return bool(re.match(rf"{re.escape(name)}s?\s*(?:/|\bor\b|\band\b|,)", heading))
-
-
-def _plain(text: str) -> str:
-    return " ".join(re.sub(r"[^\w\s/&-]", " ", text.lower().replace("’", "'")).split())

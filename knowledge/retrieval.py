@@ -73,8 +73,7 @@ class RetrievalResult:
     chunks: list[Retrieved]
     timings_ms: dict[str, float] = field(default_factory=dict)
     named: tuple[DocumentName, ...] = ()  # documents the question names (search kept to them)
-    searched: str = ""  # the text searched, when it differs from the question
-    vector: list[float] | None = None  # the embedding of the text searched
+    vector: list[float] | None = None  # the embedding of the question
     stages: frozenset[Stage] = ALL_STAGES  # the stages above the core that ran
 
 
@@ -126,16 +125,14 @@ class Retriever:
         mode: str = "hybrid",
         sources: Sequence[int] | None = None,
         hints: Hints | None = None,
-        text_query: str | None = None,
         stages: frozenset[Stage] | None = None,
     ) -> RetrievalResult:
         """Chunks for `query` from `scopes` (and `sources`, when given) only, best first.
 
         mode: hybrid | dense | sparse. Candidates are reranked by their clause titles
         (`hints`, or the query itself), a clause is kept once, and rulebook hits that are a
-        part of a longer clause come back widened to it. `text_query`: what the full-text
-        leg searches, when it differs from what is embedded. `stages`: those above the
-        core to run (default: this retriever's).
+        part of a longer clause come back widened to it. `stages`: those above the core to
+        run (default: this retriever's).
         """
         on = self.stages if stages is None else stages
         timings: dict[str, float] = {}
@@ -149,8 +146,7 @@ class Retriever:
             timings["embed_query"] = _ms(started)
         sparse: Future[list[ChunkHit]] | None = None
         if mode in ("hybrid", "sparse"):  # the two queries run side by side in Postgres
-            words = text_query or query
-            sparse = self._side.submit(self._sparse, words, scopes, sources, timings)
+            sparse = self._side.submit(self._sparse, query, scopes, sources, timings)
         if vector is not None and mode in ("hybrid", "dense"):
             started = time.perf_counter()
             dense = self._chunks.dense(
@@ -168,20 +164,17 @@ class Retriever:
         ):
             started = time.perf_counter()
             unmatched = sorted({h.node_id for h in dense} - {h.node_id for h in texts})
-            known = self._chunks.text_ranks(unmatched, text_query or query)
+            known = self._chunks.text_ranks(unmatched, query)
             timings["text_ranks"] = _ms(started)
         fused = fuse(dense, texts, self.weights, known)
         if vector is not None and Stage.STATEMENT_TABLES in on:
             fused += self._statement_tables(vector, hints, fused, scopes, sources, timings)
         started = time.perf_counter()
         ranked = rerank(fused, hints, on)
-        if Stage.ONE_PER_CLAUSE in on:
-            ranked = one_per_clause(ranked)
-        chosen = apply_budget(dedupe(ranked), budget)
-        if Stage.DENSE_FLOOR in on:
-            chosen = with_dense_floor(chosen, dedupe(fused), budget)
-        if Stage.WIDEN in on:
-            chosen = widen(chosen, self._chunks)
+        if Stage.WIDEN in on:  # one hit per stretch of a clause, widened to its neighbours
+            chosen = widen(apply_budget(dedupe(one_per_clause(ranked)), budget), self._chunks)
+        else:
+            chosen = apply_budget(dedupe(ranked), budget)
         timings["rank"] = _ms(started)
         return RetrievalResult(chosen, timings, vector=vector, stages=on)
 
@@ -301,46 +294,6 @@ def dedupe(chunks: list[Retrieved]) -> list[Retrieved]:
         seen |= marks
         out.append(chunk)
     return out
-
-
-DENSE_FLOOR = 4  # the nearest chunks by meaning that are always listed
-
-
-def with_dense_floor(
-    chosen: list[Retrieved], candidates: list[Retrieved], budget: Budget
-) -> list[Retrieved]:
-    """`chosen` holding the DENSE_FLOOR nearest candidates by meaning: plain dense search
-    is never beaten on what it finds. One missing takes the place of the last chosen chunk
-    that is not among them (within the budget of its kind)."""
-    by_meaning = sorted(
-        (c for c in candidates if c.dense_rank is not None), key=lambda c: c.dense_rank or 0
-    )
-    floor = [c for c in by_meaning[:DENSE_FLOOR] if _group_cap(c, budget) > 0]
-    have = {c.node_id for c in chosen}
-    kept = {c.node_id for c in floor}
-    out = list(chosen)
-    for chunk in floor:
-        if chunk.node_id in have:
-            continue
-        same_group = [
-            i
-            for i, c in enumerate(out)
-            if c.node_id not in kept and KIND_GROUP.get(c.kind) == KIND_GROUP.get(chunk.kind)
-        ]
-        full = sum(KIND_GROUP.get(c.kind) == KIND_GROUP.get(chunk.kind) for c in out) >= (
-            _group_cap(chunk, budget)
-        )
-        if full or len(out) >= budget.total:
-            spare = same_group or [i for i, c in enumerate(out) if c.node_id not in kept]
-            if not spare:
-                continue
-            del out[spare[-1]]
-        out.append(chunk)
-    return out
-
-
-def _group_cap(chunk: Retrieved, budget: Budget) -> int:
-    return budget.per_group.get(KIND_GROUP.get(chunk.kind, "documents"), 0)
 
 
 def apply_budget(chunks: list[Retrieved], budget: Budget) -> list[Retrieved]:

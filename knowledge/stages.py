@@ -14,17 +14,11 @@ from enum import StrEnum
 
 class Stage(StrEnum):
     NAMING = "naming"  # a question naming a document is searched in that document only
-    NAME_OUT = "name_out"  # ... and a name its document rarely repeats is not embedded
-    STATEMENT_WORDS = "statement_words"  # a financial statement's other names join full text
     STATEMENT_TABLES = "statement_tables"  # the statement asked about joins by its heading
     STATEMENT_BOOST = "statement_boost"  # a table under the statement asked about ranks up
     TEXT_RANKS = "text_ranks"  # dense hits past the full-text cut keep their words' rank
     TITLE_BOOST = "title_boost"  # a clause whose own title holds the question's words
-    DEFINITION_BOOST = "definition_boost"  # "how is X defined": the clause titled X
-    ONE_PER_CLAUSE = "one_per_clause"  # one hit per stretch of a clause
-    WIDEN = "widen"  # a part of a long clause comes back with its neighbouring parts
-    DENSE_FLOOR = "dense_floor"  # the nearest chunks by meaning are always listed
-    RELEVANT = "relevant"  # chunks matching neither by meaning nor by words are dropped
+    WIDEN = "widen"  # one hit per stretch of a clause, with its neighbouring parts
     # choosing what a quoted answer (no language model) quotes
     QUOTE_MEANING = "quote_meaning"  # the passages closest in meaning to the question first
     QUOTE_PHRASE = "quote_phrase"  # the question's phrases found as phrases

@@ -13,7 +13,7 @@ from functools import partial
 from typing import Any
 
 import prompts
-from bot.conversation.context import fence, number_sources, relevant
+from bot.conversation.context import fence, number_sources
 from bot.conversation.drafting import Drafter, DraftSink
 from bot.conversation.focus import Focus, focus_of, search_text, with_acronyms
 from bot.conversation.generate import Generated, generate, prompt_name
@@ -40,7 +40,6 @@ from knowledge.deadline import Deadline
 from knowledge.documents import GlossaryEntry, Triple
 from knowledge.llm import ChatModel, LLMError
 from knowledge.retrieval import Budget, Retrieved
-from knowledge.stages import Stage
 from knowledge.store.triples import entity_key
 
 log = logging.getLogger(__name__)
@@ -172,7 +171,6 @@ class Pipeline:
                 searched,
                 scopes=scopes,
                 budget=BUDGETS.get(intent, DOCS),
-                defined=focus_of(searched).defined,
             )
         for name, ms in result.timings_ms.items():
             timer.add(f"retrieve.{name}", ms)
@@ -182,11 +180,7 @@ class Pipeline:
             vocabulary=self._knowledge.vocabulary(scopes),
         )
         with timer.step("context"):
-            chunks = (
-                relevant(result.chunks, searched)
-                if Stage.RELEVANT in result.stages
-                else list(result.chunks)
-            )
+            chunks = list(result.chunks)
             definitions = _definitions(question, expansions, glossary)
             facts = self._facts(standalone, scopes)
             facts_format = self._facts_format(intent) if facts else None
@@ -210,7 +204,7 @@ class Pipeline:
                     likeness=partial(
                         self._knowledge.similarity,
                         searched,
-                        vector=None if result.searched else result.vector,
+                        vector=result.vector,
                     ),
                     stages=result.stages,
                 )

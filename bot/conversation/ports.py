@@ -38,9 +38,7 @@ class KnowledgePort(Protocol):
         self, query: str, texts: Sequence[str], *, vector: list[float] | None = None
     ) -> list[float]: ...
 
-    def retrieve(
-        self, query: str, *, scopes: Sequence[str], budget: Budget, defined: str = ""
-    ) -> RetrievalResult: ...
+    def retrieve(self, query: str, *, scopes: Sequence[str], budget: Budget) -> RetrievalResult: ...
 
 
 class PromptChooser(Protocol):

@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import URL, Engine
 
-from bot.conversation.context import relevant
-from bot.conversation.focus import focus_of, search_text
+from bot.conversation.focus import search_text
 from bot.conversation.pipeline import DOCS
 from bot.db.engine import create_async_engine
 from knowledge.embeddings import LocalEmbedder
@@ -112,8 +111,7 @@ def kb(engine: Engine, db_url: URL, embedder: LocalEmbedder, tmp_path: Path) -> 
 def listed(kb: Knowledge, question: str) -> list[Retrieved]:
     """The sources the pipeline would hand the answerer."""
     searched = search_text(question)
-    result = kb.retrieve(searched, scopes=["default"], budget=DOCS, defined=focus_of(searched).defined)
-    return relevant(result.chunks, searched)
+    return kb.retrieve(searched, scopes=["default"], budget=DOCS).chunks
 
 
 @pytest.mark.parametrize(("question", "answer"), ASKED)
