@@ -1,16 +1,18 @@
 """Which documents a question names ("... under Family Medicare?", "Nike's FY2019 ...").
 
-When a scope holds several documents, a question that names one ("... under Family
-Medicare?") is searched in that document only: another policy's clause on the same topic
-never answers it. Names come from the file name, minus words that say what kind of
-document it is ("policy", "10K", "2023", "wordings").
+A document's name is rarely repeated in its own chunks, so a question that names it pulls
+retrieval toward the few chunks that do mention it (a cover page, a discount clause) and
+away from the clause that answers. Taking the name out of the searched text, and keeping
+the search to the named document, fixes both. Names come from the file name, minus words
+that say what kind of document it is ("policy", "10K", "2023", "wordings"). An acronym is
+never taken out: it names what is asked about ("the OPD benefit"), not the document.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 
@@ -65,6 +67,19 @@ def named_in(question: str, names: Iterable[DocumentName]) -> list[DocumentName]
         if all(word in asked for word in name.words):
             found.append(name)
     return found
+
+
+def without_names(question: str, names: Sequence[DocumentName]) -> str:
+    """The question with the named documents' names (as written, "Family Medicare's")
+    taken out; unchanged when a name's words are scattered rather than a phrase, or when
+    the question writes one of them as an acronym ("OPD")."""
+    stripped = question
+    for name in names:
+        if any(re.search(rf"\b{re.escape(w.upper())}s?\b", question) for w in name.words):
+            continue
+        phrase = r"[\s_-]*".join(re.escape(w) for w in name.words)
+        stripped = re.sub(rf"(?i)\b{phrase}(?:['’]s)?\b", " ", stripped)
+    return re.sub(r"\s{2,}", " ", stripped).strip()
 
 
 def _question_words(question: str) -> set[str]:

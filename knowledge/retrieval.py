@@ -73,7 +73,8 @@ class RetrievalResult:
     chunks: list[Retrieved]
     timings_ms: dict[str, float] = field(default_factory=dict)
     named: tuple[DocumentName, ...] = ()  # documents the question names (search kept to them)
-    vector: list[float] | None = None  # the embedding of the question
+    searched: str = ""  # the text searched, when it differs from the question
+    vector: list[float] | None = None  # the embedding of the text searched
     stages: frozenset[Stage] = ALL_STAGES  # the stages above the core that ran
 
 
@@ -125,13 +126,15 @@ class Retriever:
         mode: str = "hybrid",
         sources: Sequence[int] | None = None,
         hints: Hints | None = None,
+        text_query: str | None = None,
         stages: frozenset[Stage] | None = None,
     ) -> RetrievalResult:
         """Chunks for `query` from `scopes` (and `sources`, when given) only, best first.
 
         mode: hybrid | dense | sparse. Candidates are reranked by their clause titles
         (`hints`, or the query itself), a clause is kept once, and rulebook hits that are a
-        part of a longer clause come back widened to it. `stages`: those above the core to
+        part of a longer clause come back widened to it. `text_query`: what the full-text leg
+        searches, when it differs from what is embedded. `stages`: those above the core to
         run (default: this retriever's).
         """
         on = self.stages if stages is None else stages
@@ -146,7 +149,8 @@ class Retriever:
             timings["embed_query"] = _ms(started)
         sparse: Future[list[ChunkHit]] | None = None
         if mode in ("hybrid", "sparse"):  # the two queries run side by side in Postgres
-            sparse = self._side.submit(self._sparse, query, scopes, sources, timings)
+            words = text_query or query
+            sparse = self._side.submit(self._sparse, words, scopes, sources, timings)
         if vector is not None and mode in ("hybrid", "dense"):
             started = time.perf_counter()
             dense = self._chunks.dense(
@@ -164,7 +168,7 @@ class Retriever:
         ):
             started = time.perf_counter()
             unmatched = sorted({h.node_id for h in dense} - {h.node_id for h in texts})
-            known = self._chunks.text_ranks(unmatched, query)
+            known = self._chunks.text_ranks(unmatched, text_query or query)
             timings["text_ranks"] = _ms(started)
         fused = fuse(dense, texts, self.weights, known)
         if vector is not None and Stage.STATEMENT_TABLES in on:

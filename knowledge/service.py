@@ -15,7 +15,8 @@ from knowledge.embeddings import Embedder
 from knowledge.index import prepare_index
 from knowledge.ingest import Ingestor
 from knowledge.loaders.faq import Paraphraser
-from knowledge.naming import DocumentName, name_words, named_in
+from knowledge.naming import DocumentName, name_words, named_in, without_names
+from knowledge.nlp import content_words
 from knowledge.ranking import Hints
 from knowledge.retrieval import Budget, RetrievalResult, Retriever
 from knowledge.stages import Stage
@@ -24,6 +25,8 @@ from knowledge.store import sources as source_store
 from knowledge.store import triples as triple_store
 from knowledge.store import vocabulary as vocabulary_store
 from knowledge.store.chunks import ChunkStore
+
+NAME_SHARE = 0.2  # a name in fewer than this share of its document's chunks is left out
 
 
 @dataclass
@@ -37,14 +40,28 @@ class Knowledge:
 
     def retrieve(self, query: str, *, scopes: Sequence[str], budget: Budget) -> RetrievalResult:
         """Hybrid retrieval, kept to the documents the question names (when it names some
-        but not all of them)."""
-        every = self.document_names(scopes) if Stage.NAMING in self.retriever.stages else []
+        but not all of them). A product name the document itself rarely repeats is left
+        out of the embedded text, where it would pull the question toward the few chunks
+        that happen to name the product; full text still sees it, weighed by its rarity."""
+        on = self.retriever.stages
+        every = self.document_names(scopes) if Stage.NAMING in on else []
         named = named_in(query, every)
         sources = [n.source_id for n in named] if named and len(named) < len(every) else None
+        searched = query
+        if Stage.NAME_OUT in on:
+            searched = without_names(query, [n for n in named if self._rarely_repeated(n)])
+            if not content_words(searched):
+                searched = query
         result = self.retriever.retrieve(
-            query, scopes=scopes, budget=budget, sources=sources, hints=Hints(query)
+            searched,
+            scopes=scopes,
+            budget=budget,
+            sources=sources,
+            hints=Hints(searched),
+            text_query=query,
         )
         result.named = tuple(named)
+        result.searched = searched if searched != query else ""
         return result
 
     def document_names(self, scopes: Sequence[str]) -> list[DocumentName]:
@@ -60,6 +77,15 @@ class Knowledge:
             ]
 
         return self.cache.get(("documents", *scopes), load)
+
+    def _rarely_repeated(self, name: DocumentName) -> bool:
+        """A product name ("Family Medicare") that few of its own chunks repeat: searching
+        for it finds those few, not the answer. A topic name ("leave") is everywhere."""
+        share = self.cache.get(
+            ("name-share", name.source_id),
+            lambda: self.chunks.phrase_share(name.source_id, name.words),
+        )
+        return share < NAME_SHARE
 
     def glossary(self, scopes: Sequence[str]) -> list[GlossaryEntry]:
         def load() -> list[GlossaryEntry]:

@@ -204,7 +204,7 @@ class Pipeline:
                     likeness=partial(
                         self._knowledge.similarity,
                         searched,
-                        vector=result.vector,
+                        vector=None if result.searched else result.vector,
                     ),
                     stages=result.stages,
                 )
