@@ -7,7 +7,6 @@ import sys
 import traceback
 import warnings
 
-import click
 import typer
 from rich.console import Console
 
@@ -57,20 +56,15 @@ def main(
 
 
 def run() -> None:
-    """Console-script entry point."""
+    """Console-script entry point. Typer's own standalone mode handles what the person typed
+    wrong (an unknown command or option, a missing argument: the short usage, a hint and
+    exit 2) and Ctrl-C; our errors are one readable line, with the traceback under --debug."""
     warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
     debug = "--debug" in sys.argv
     try:
-        result = app(standalone_mode=False)
-    except click.exceptions.Abort:
-        err.print("Aborted.")
-        sys.exit(130)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
+        app(standalone_mode=True)
     except (KnowbotError, KnowledgeError) as exc:
         if debug:
             traceback.print_exc()
         err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
         sys.exit(1)
-    sys.exit(result if isinstance(result, int) else 0)

@@ -17,7 +17,7 @@ from bot.wiring import Services
 
 log = logging.getLogger(__name__)
 
-PROMPTS_TITLE = "Questions colleagues ask:"
+PROMPTS_TITLE = "Questions you could ask:"  # some are drawn from the rulebooks, not asked
 PROMPT_LABEL_CHARS = 60  # the chip's label; the whole question is what is sent
 TITLE_CHARS = 80
 

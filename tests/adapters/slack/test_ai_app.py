@@ -159,6 +159,8 @@ async def test_a_new_assistant_thread_offers_the_faq_until_people_have_rated_ans
     assert [p["message"] for p in offered(bot)] == [
         "How do I add my spouse to the policy?",
         "Is dental treatment covered?",
+        "What does the health policy say about room rent?",  # then the rulebook's sections
+        "What does the health policy say about pre-existing diseases?",
     ]
 
 
@@ -193,7 +195,11 @@ async def test_configured_prompts_are_offered_as_they_are(bot: SlackBotUnderTest
     ]
 
 
-async def test_with_nothing_to_offer_no_prompts_are_set(bot: SlackBotUnderTest) -> None:
+async def test_with_nothing_in_the_viewers_scopes_no_prompts_are_set(
+    bot: SlackBotUnderTest, services: Services
+) -> None:
+    services.channels.set("slack", DM, scopes=("legal",))  # a scope nothing was ingested into
+
     await ask(bot, assistant_thread_started(thread_ts=new_ts()))
 
     assert bot.slack.of("assistant.threads.setSuggestedPrompts") == []
