@@ -14,7 +14,10 @@ PostgreSQL. Sets:
 
 - policies: the answerable questions with verbatim evidence, and the questions marked
   unanswerable;
-- tatqa: span questions (and some "change between two periods" ones), all answerable.
+- tatqa: span questions (and some "change between two periods" ones), all answerable;
+- offscope: questions asked of knowledge that never speaks of their subject (policy
+  questions of the financial notes' scope, the notes' questions of the policies' scope),
+  all unanswerable.
 
 Each question is asked twice through the real pipeline (`Pipeline.answer_now`):
 
@@ -94,6 +97,7 @@ class Asked:
     failed: tuple[str, ...]
     reply: str  # what the model wrote ("" on the extractive path)
     answer: str
+    fell_back: bool = False  # the model path quoted instead (the model failed or timed out)
 
 
 def split_of(case_id: str) -> str:
@@ -213,14 +217,21 @@ def _asked(
         failed=tuple(answer.scores.failed()),
         reply=reply,
         answer="\n".join(b.render() for b in answer.bullets),
+        fell_back=path == "model" and answer.model == "extractive",
     )
+
+
+def read_rows(path: Path) -> list[Asked]:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    return [Asked(**(r | {"failed": tuple(r["failed"])})) for r in rows]
 
 
 def tally(rows: Iterable[Asked]) -> list[dict[str, Any]]:
     """One line per set and path."""
     groups: dict[tuple[str, str], list[Asked]] = {}
     for r in rows:
-        groups.setdefault((r.set, r.path), []).append(r)
+        if not r.fell_back:  # the model failed: not the checks' doing
+            groups.setdefault((r.set, r.path), []).append(r)
     out = []
     for (set_name, path), group in sorted(groups.items()):
         yes = [r for r in group if r.answerable]
@@ -351,32 +362,47 @@ def main() -> None:
         "--keep", type=Path, help="keep the database in this folder (re-runs ingest nothing new)"
     )
     parser.add_argument("--cases", type=Path, help="write one JSON line per answer here")
+    parser.add_argument("--only", help="ask only the questions of these sets (comma-separated)")
     parser.add_argument("--json", action="store_true", help="print one summary line only")
     parser.add_argument("-v", "--verbose", action="store_true", help="show each false decline")
+    parser.add_argument("--tally", type=Path, help="only print the table of a --cases file")
     args = parser.parse_args()
+    if args.tally:
+        print_table(tally(read_rows(args.tally)))
+        return
     check_eval(args.eval)
     cases, contexts = load_cases(args.eval, args.tatqa, args.offscope, args.seed)
     cases = [(s, c) for s, c in cases if args.split in ("all", split_of(c.id))]
+    if args.only:
+        cases = [(s, c) for s, c in cases if s in args.only.split(",")]
     script = Script()
     started = time.perf_counter()
     rows: list[Asked] = []
     with services_for(script, args.keep) as services, notes_folder(args.keep) as notes:
         ingest_dev(services, args.eval, contexts, notes)
         runner = Runner(services, script, args.seed)
+        if args.cases:
+            args.cases.write_text("", encoding="utf-8")
         for n, (set_name, case) in enumerate(cases, start=1):
-            rows += runner.run(case, set_name)
+            asked = runner.run(case, set_name)
+            rows += asked
+            if args.cases:  # as it goes: a long run stopped early still tells
+                with args.cases.open("a", encoding="utf-8") as out:
+                    out.writelines(json.dumps(asdict(r)) + "\n" for r in asked)
             if n % 20 == 0:
                 print(f"{n}/{len(cases)} questions, {time.perf_counter() - started:.0f} s",
                       file=sys.stderr, flush=True)  # fmt: skip
-    if args.cases:
-        args.cases.write_text("".join(json.dumps(asdict(r)) + "\n" for r in rows), "utf-8")
     lines = tally(rows)
+    failed = sum(r.fell_back for r in rows)
     if args.verbose:
         print_declines(rows)
     if args.json:
-        print(json.dumps({"split": args.split, "seed": args.seed, "sets": lines}))
+        summary = {"split": args.split, "seed": args.seed, "model_failed": failed}
+        print(json.dumps(summary | {"sets": lines}))
         return
     print_table(lines)
+    if failed:
+        print(f"({failed} model-path answers left out: the scripted model failed or timed out)")
 
 
 if __name__ == "__main__":

@@ -26,15 +26,16 @@ import argparse
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from benchmarks.declines import split_of
+from benchmarks.declines import Asked, print_table, read_rows, split_of, tally
 from bot.backends import build_embedder
 from bot.conversation.citations import parse_bullets
-from bot.conversation.declining import Likeness, closeness
+from bot.conversation.declining import Likeness, closeness, declined
 from bot.conversation.focus import search_text
+from bot.conversation.types import CheckScores
 from bot.settings import Settings
 from knowledge.embeddings import Embedder
 
@@ -110,11 +111,36 @@ def fit(examples: list[Example]) -> float:
     return min(candidates, key=lambda f: (sum(errors(examples, f)), f))
 
 
+def replayed(path: Path) -> list[Asked]:
+    """The model path of a --cases file as the pipeline now decides it: each answer's
+    recorded checks and the fitted floor (bot.conversation.declining.declined); what the
+    model wrote and the checks' verdicts do not depend on the decision."""
+    embedder = build_embedder(Settings(_env_file=None))  # type: ignore[call-arg]
+    out = []
+    for r in read_rows(path):
+        if r.path != "model":
+            continue
+        if not r.reply or r.reply.startswith("NOT_FOUND"):
+            out.append(r)  # the model declined (retrieval missed): nothing to decide
+            continue
+        bullets = parse_bullets(r.reply, max_source=99)
+        passed = {k: int(k not in r.failed) for k in CheckScores.none().as_dict()}
+        likeness = likeness_for(embedder, search_text(r.question))
+        out.append(replace(r, declined=declined(bullets, CheckScores(**passed), likeness)))
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("cases", type=Path, help="the --cases file of benchmarks.declines")
     parser.add_argument("--json", action="store_true", help="print one summary line only")
+    parser.add_argument(
+        "--replay", action="store_true", help="print the model path's declines under the floor"
+    )
     args = parser.parse_args()
+    if args.replay:
+        print_table(tally(replayed(args.cases)))
+        return
     found = measured(examples(args.cases))
     train = [e for e in found if e.split == "fit"]
     held = [e for e in found if e.split == "report"]
