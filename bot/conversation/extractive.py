@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from bot.conversation.declining import MEANING_FLOOR, Likeness
 from bot.conversation.focus import (
     WANTED_KINDS,
     Focus,
@@ -55,9 +54,9 @@ _QUALIFIES = re.compile(
 SEMANTIC_WEIGHT = 0.6  # how much meaning (embedding similarity to the question) adds
 _SEMANTIC_POOL = 30  # the best passages by words that meaning may reorder
 _LIKENESS_SPAN = 0.6  # how far apart the similarities of two passages to a question fall
+Likeness = Callable[[Sequence[str]], Sequence[float]]  # passages -> similarity to question
 _DEFINES = r"\b(?:means|shall mean|is defined as|refers to|includes?)\b"
 _INPUT_BONUS = 0.35  # a line the measure asked about is computed from
-_MEANING_ONLY_POOL = 60  # passages, in source order, weighed by meaning alone
 
 
 @dataclass(frozen=True)
@@ -102,42 +101,10 @@ def quote(
     range and passages about a sibling of an asked id ("Plan C" for "Plan B") are dropped.
     `likeness` (the embedding model's similarity to the question) reorders the best of
     them by meaning: "What industry does it operate in?" is answered by "a global leader
-    in packaging", which shares no word with it. When no passage speaks to the question
-    in its words, the passage closest to it in meaning answers, if it is as close as
-    answers are (see declining.MEANING_FLOOR); otherwise nothing is quoted.
+    in packaging", which shares no word with it.
     """
-    focus = with_acronyms(focus, (s.text for s in sources))
-    quoted = _by_words(focus, sources, max_bullets, likeness)
-    if quoted.answered or likeness is None:
-        return quoted
-    return _closest(focus, sources, likeness) or quoted
-
-
-def _closest(focus: Focus, sources: Sequence[Source], likeness: Likeness) -> Quoted | None:
-    """The passage closest to the question in meaning, when it is close enough to answer
-    it: "Is abortion covered?" by the clause on "medical termination of pregnancy"."""
-    pool = [
-        p
-        for rank, s in enumerate(sources)
-        for p in passages(s, rank)
-        if p.kind != "lead"
-        and len(p.text.split()) >= _MIN_WORDS
-        and not (focus.ids and conflicts(p.text + " " + p.context, focus.ids))
-    ][:_MEANING_ONLY_POOL]
-    if not pool:
-        return None
-    shown = [_shown(p, focus) for p in pool]
-    similar = likeness(shown)
-    best = max(range(len(pool)), key=lambda i: similar[i])
-    if similar[best] < MEANING_FLOOR:
-        return None
-    return Quoted([Bullet(shown[best], (pool[best].source.number,))], True)
-
-
-def _by_words(
-    focus: Focus, sources: Sequence[Source], max_bullets: int, likeness: Likeness | None
-) -> Quoted:
     related = list(sources[:3])
+    focus = with_acronyms(focus, (s.text for s in sources))
     if focus.unknown_head:
         return Quoted([], False, f"the knowledge base never mentions {focus.head_word}", related)
     held = set().union(*(content_words(readable(s.text)) for s in sources)) if sources else set()

@@ -6,17 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.conversation.declining import MEANING_FLOOR, declined
-from bot.conversation.extractive import quote
-from bot.conversation.focus import focus_of
-from bot.conversation.types import Bullet, CheckScores, Source
+from bot.conversation.types import Bullet, CheckScores
 
 MATERNITY = "Maternity expenses are covered after a waiting period of 24 months."
-SOURCES = [
-    Source(1, "c1", "rulebook", "plan.pdf", "p. 2", "4.1 Room rent\nRoom rent is limited to "
-           "1% of the sum insured per day. ICU charges are limited to 2% per day."),
-    Source(2, "c2", "rulebook", "plan.pdf", "p. 5", f"6.2 Maternity\n{MATERNITY} The benefit "
-           "is capped at Rs 50,000 per delivery."),
-]  # fmt: skip
 ANSWER = [Bullet(MATERNITY, (2,))]
 
 
@@ -50,12 +42,3 @@ def test_an_unsupported_or_uncited_answer_is_declined_however_close() -> None:
     assert declined(ANSWER, _scores(answerability=0, contextual_continuity=0), close)
     assert declined(ANSWER, _scores(answerability=0, numbers=0), close)
     assert declined([Bullet(MATERNITY)], _scores(answerability=0), close)
-
-
-def test_quoting_falls_back_to_the_passage_closest_in_meaning() -> None:
-    focus = focus_of("Is childbirth covered?")  # the rulebook never says "childbirth"
-    assert not quote(focus, SOURCES).answered
-    kept = quote(focus, SOURCES, likeness=close)
-    assert kept.answered and kept.bullets[0].text == MATERNITY
-    assert kept.bullets[0].source_numbers == (2,)
-    assert not quote(focus, SOURCES, likeness=far).answered
