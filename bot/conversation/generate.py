@@ -10,7 +10,8 @@ from dataclasses import dataclass, replace
 import prompts
 from bot.conversation.citations import is_not_found, parse_bullets
 from bot.conversation.context import fence
-from bot.conversation.extractive import Likeness, quote
+from bot.conversation.declining import Likeness
+from bot.conversation.extractive import quote
 from bot.conversation.focus import Focus, focus_of
 from bot.conversation.types import Bullet, Intent, Source
 from knowledge.injection import without_instructions

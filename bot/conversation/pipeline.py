@@ -14,6 +14,7 @@ from typing import Any
 
 import prompts
 from bot.conversation.context import fence, number_sources
+from bot.conversation.declining import Likeness, declined
 from bot.conversation.drafting import Drafter, DraftSink
 from bot.conversation.focus import Focus, focus_of, search_text, with_acronyms
 from bot.conversation.generate import Generated, generate, prompt_name
@@ -191,6 +192,9 @@ class Pipeline:
         focus = with_acronyms(focus, (s.text for s in sources))
         retrieved = _retrieved(result.chunks, sources)
         version = self._chooser.choose(prompt_name(intent), intent.value) if self._chooser else None
+        likeness = partial(
+            self._knowledge.similarity, searched, vector=None if result.searched else result.vector
+        )
         with timer.step("generate"):
             generated = (
                 generate(
@@ -201,19 +205,16 @@ class Pipeline:
                     version=version,
                     focus=focus,
                     on_text=Drafter(drafts, max_source=len(sources)) if drafts else None,
-                    likeness=partial(
-                        self._knowledge.similarity,
-                        searched,
-                        vector=None if result.searched else result.vector,
-                    ),
+                    likeness=likeness,
                     stages=result.stages,
                 )
                 if chunks or facts
                 else None
             )
         answer = self._finish(
-            turn, question, standalone, expansions, intent, sources, generated, timer, model, focus
-        )
+            turn, question, standalone, expansions, intent, sources, generated, timer, model, focus,
+            likeness=likeness,
+        )  # fmt: skip
         if facts_format:  # recorded so ratings can teach which rendering works
             answer = replace(answer, choices={**answer.choices, "facts": facts_format})
         return answer, retrieved
@@ -235,6 +236,8 @@ class Pipeline:
         model: ChatModel | None,
         focus: Focus | None = None,
         checked: CheckScores | None = None,
+        *,
+        likeness: Likeness | None = None,
     ) -> Answer:
         base = dict(
             id=0,
@@ -272,7 +275,7 @@ class Pipeline:
                 confidence = Confidence.LOW
             elif self._config.judge and model is not None:
                 confidence = self._judged(model, standalone, generated.bullets, sources, confidence)
-        if not scores.answerability:  # what was asked is not in the knowledge: say so
+        if declined(generated.bullets, scores, likeness):  # nothing answers what was asked
             unanswered = replace(generated, related=tuple(sources[:3]), reason=_unanswered(focus))
             return self._finish(
                 turn, question, standalone, expansions, intent, sources,
