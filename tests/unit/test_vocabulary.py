@@ -53,6 +53,11 @@ def _default_vocabulary_after() -> Iterator[None]:
     use_vocabulary(None)
 
 
+def _settings(packs: str) -> Settings:
+    """Settings as the environment gives them: KNOWBOT_PACKS is one comma-separated string."""
+    return Settings.model_validate({"KNOWBOT_PACKS": packs})
+
+
 def _pack(tmp_path: Path, text: str, name: str = "company.toml") -> Path:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
@@ -66,8 +71,8 @@ def _chunk(node: str, section: str, score: float, kind: str = "table") -> Retrie
 
 def test_default_settings_use_the_bundled_packs() -> None:
     assert Settings().packs == list(DEFAULT_PACKS)
-    assert Settings(KNOWBOT_PACKS="").packs == []
-    assert Settings(KNOWBOT_PACKS="finance, /etc/knowbot/charity.toml").packs == [
+    assert _settings("").packs == []
+    assert _settings("finance, /etc/knowbot/charity.toml").packs == [
         "finance",
         "/etc/knowbot/charity.toml",
     ]
@@ -81,7 +86,7 @@ def test_a_company_pack_names_a_statement_of_its_own(tmp_path: Path) -> None:
     assert statements_asked(question) == frozenset()
     assert rerank([discussion, table], Hints(question))[0].node_id == "discussion"
 
-    use_packs(Settings(KNOWBOT_PACKS=f"finance,documents,{pack}"))
+    use_packs(_settings(f"finance,documents,{pack}"))
 
     assert statements_asked(question) == {"activities"}
     assert statements_asked("Has the program expense ratio gone down?") == {"activities"}
@@ -107,7 +112,7 @@ def test_without_packs_the_statement_and_naming_rules_do_nothing() -> None:
     assert statements_asked(question) == {"cash"}
     assert name_words("family_medicare_policy.pdf") == ("family", "medicare")
 
-    use_packs(Settings(KNOWBOT_PACKS=""))
+    use_packs(_settings(""))
 
     assert active().statements == ()
     assert statements_asked(question) == frozenset()
@@ -152,7 +157,7 @@ def test_a_bad_pack_stops_the_start_saying_where_and_what_to_do(
 ) -> None:
     pack = _pack(tmp_path, text, "broken.toml")
     with pytest.raises(VocabularyError) as caught:
-        use_packs(Settings(KNOWBOT_PACKS=f"finance,{pack}"))
+        use_packs(_settings(f"finance,{pack}"))
     message = str(caught.value)
     assert str(pack) in message and says in message
     assert active() is default_vocabulary()  # nothing half-loaded was put in use
