@@ -86,6 +86,11 @@ class Settings(BaseSettings):
     facts_formats: Annotated[list[str], NoDecode] = Field(
         default_factory=lambda: list(FACTS_FORMATS), alias="KNOWBOT_FACTS_FORMATS"
     )
+    # Vocabulary packs in use: names of bundled packs and/or paths of TOML files a company
+    # wrote (comma-separated); empty: none, and the rules that need a domain's words rest.
+    packs: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: ["finance", "documents"], alias="KNOWBOT_PACKS"
+    )
 
     # Scheduled jobs. Cron expressions: minute hour day month day-of-week; name the days
     # (mon, tue ...): APScheduler 3 numbers Monday 0, where cron numbers Sunday 0.
@@ -108,7 +113,7 @@ class Settings(BaseSettings):
         default="https://slack.com", alias="KNOWBOT_SLACK_WORKSPACE_URL"
     )
 
-    @field_validator("facts_formats", "reingest_paths", mode="before")
+    @field_validator("facts_formats", "reingest_paths", "packs", mode="before")
     @classmethod
     def _comma_separated(cls, value: Any) -> Any:
         """Lists come from the environment as `a,b,c` (JSON lists are accepted too)."""

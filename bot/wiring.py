@@ -26,6 +26,7 @@ from bot.store.threads import ThreadStore
 from knowledge.bounded_chat import BoundedChat
 from knowledge.llm import ChatModel, LLMParaphraser
 from knowledge.service import Knowledge, open_knowledge
+from knowledge.vocabulary import load_packs, use_vocabulary
 
 log = logging.getLogger(__name__)
 
@@ -105,9 +106,18 @@ class Services:
         return LLMParaphraser(BoundedChat(model, retries=self.settings.llm_max_retries))
 
 
+def use_packs(settings: Settings) -> None:
+    """Load the vocabulary packs the settings name and make them the process's vocabulary:
+    a pack that cannot be read stops the start with a message naming it."""
+    vocabulary = load_packs(settings.packs)
+    use_vocabulary(vocabulary)
+    log.info("vocabulary packs: %s", ", ".join(vocabulary.packs) or "none")
+
+
 @contextmanager
 def open_services(settings: Settings, *, apply_migrations: bool = True) -> Iterator[Services]:
     """Open the database (embedded or configured), apply pending migrations, wire services."""
+    use_packs(settings)
     db = open_database(settings)
     try:
         if apply_migrations:

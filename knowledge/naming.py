@@ -4,8 +4,9 @@ A document's name is rarely repeated in its own chunks, so a question that names
 retrieval toward the few chunks that do mention it (a cover page, a discount clause) and
 away from the clause that answers. Taking the name out of the searched text, and keeping
 the search to the named document, fixes both. Names come from the file name, minus words
-that say what kind of document it is ("policy", "10K", "2023", "wordings"). An acronym is
-never taken out: it names what is asked about ("the OPD benefit"), not the document.
+that say what kind of document it is ("policy", "10K", "wordings": the vocabulary packs
+list them) or its version and date ("final", "2023"). An acronym is never taken out: it
+names what is asked about ("the OPD benefit"), not the document.
 """
 
 from __future__ import annotations
@@ -16,17 +17,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 
-# Words that describe the kind, version or date of a document rather than name it.
-_GENERIC_WORDS = """
-    policy policies wording wordings document documents doc docs file final draft copy
-    version rev revised updated new old latest current english en annual quarterly report
-    reports filing form forms earnings release statement statements presentation deck
-    handbook manual guide guidelines rulebook rules terms conditions brochure prospectus
-    schedule booklet summary faq faqs notes note letter dated the of and for a an to in
-    10k 10q 8k 20f 40f k q fy ar tc tnc pdf docx txt md html scan scanned signed
+from knowledge.vocabulary import active
+
+# Words that describe the version, date or file type of a document rather than name it.
+# The words naming a kind of document ("policy", "10K", "wording") are vocabulary: they
+# come from the packs in use (`knowledge/packs/documents.toml`).
+_VERSION_WORDS = """
+    final draft copy version rev revised updated new old latest current english en
+    dated the of and for a an to in pdf docx txt md html scan scanned signed
     jan feb mar apr may jun jul aug sep sept oct nov dec
     """
-_GENERIC = frozenset(_GENERIC_WORDS.split())
+_GENERIC = frozenset(_VERSION_WORDS.split())
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&']*")
 _CODE = re.compile(r"^\d+$|^(?:fy|q|h)?\d+(?:q\d|h\d)?$|^\d{4}\w+$")  # 2023, fy2022, 2023q4
 
@@ -42,11 +43,12 @@ def name_words(uri: str) -> tuple[str, ...]:
     """The words that name a document, from its file name: "family_medicare_policy.pdf"
     gives ("family", "medicare"), "NIKE_2018_10K.pdf" gives ("nike",)."""
     stem = PurePath(uri).stem
+    kinds = active().document_kind_words
     spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", stem)  # "FamilyMedicare" -> "Family Medicare"
     out = []
     for word in _WORD.findall(spaced.replace("_", " ")):
         low = word.lower()
-        if low in _GENERIC or len(low) < 2 or _CODE.match(low):
+        if low in _GENERIC or low in kinds or len(low) < 2 or _CODE.match(low):
             continue
         if low not in out:
             out.append(low)
