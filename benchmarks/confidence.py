@@ -75,6 +75,7 @@ from benchmarks.planted.prompt import Prompt
 from benchmarks.planted.report import (
     FAITHFUL,
     Outcome,
+    Scored,
     Tally,
     print_examples,
     print_table,
@@ -138,16 +139,6 @@ def ingest(services: Services, folder: Path, contexts: list[dict[str, Any]], tmp
         f"ingested {report.chunks} policy chunks and {tables.chunks} chunks of "
         f"{len(contexts)} TAT-QA notes in {time.perf_counter() - started:.0f} s"
     )
-
-
-@dataclass(frozen=True)
-class Scored:
-    """An outcome and what the pipeline scored for it (score_answer's arguments, less
-    the similarity function): enough to score it again with other checks or thresholds
-    (benchmarks/fit_support.py) without running the pipeline."""
-
-    outcome: Outcome
-    inputs: dict[str, Any] | None  # None when the pipeline scored nothing (no answer)
 
 
 _RECORDED = ("question", "bullets", "sources", "instructions", "known_terms", "focus")

@@ -27,16 +27,17 @@ from __future__ import annotations
 import argparse
 import json
 import pickle
+import sys
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.confidence import DEFAULT_EVAL, Scored, check_eval, load
+from benchmarks.confidence import DEFAULT_EVAL, check_eval, load
 from benchmarks.planted.faults import FAULTS
 from benchmarks.planted.redraft import redrafted
-from benchmarks.planted.report import FAITHFUL
+from benchmarks.planted.report import FAITHFUL, Scored
 from bot.conversation.scoring import confidence_for, score_answer
 from bot.settings import Settings
 
@@ -88,22 +89,34 @@ def level_at(item: Scored, threshold: float | None, embed: CachedEmbed | None) -
 
 
 def levels(item: Scored, embed: CachedEmbed) -> tuple[str, ...]:
-    """The level at each grid threshold. Support only grows as the threshold falls and
-    nothing else depends on it, so the level changes at one threshold at most: found by
-    bisection, not by scoring at every one."""
-    low, high = level_at(item, GRID[0], embed), level_at(item, NEVER, embed)
-    if low == high:
+    """The level at each grid threshold. Only support depends on the threshold, and it
+    only grows as the threshold falls: scored with meaning rescuing every claim and with
+    it rescuing none; where the two differ, the answer is supported down to the lowest
+    similarity among the claims that meaning had to rescue."""
+    low, high = level_at(item, GRID[0] - 1.0, embed), level_at(item, NEVER, embed)
+    if low == high or item.inputs is None:
         return tuple(low for _ in GRID)
-    lo, hi = 0, len(GRID) - 1  # level at GRID[lo] is `low`; find the first index != low
-    if level_at(item, GRID[hi], embed) == low:
-        return tuple(low for _ in GRID)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if level_at(item, GRID[mid], embed) == low:
-            lo = mid
-        else:
-            hi = mid
-    return tuple(low if i <= lo else high for i in range(len(GRID)))
+    from bot.conversation.checks.meaning import Meaning
+    from bot.conversation.checks.support import MIN_OVERLAP, MIN_WORDS, citations_hold
+    from bot.conversation.text import content_words
+
+    inputs = item.inputs
+    support = citations_hold(
+        inputs["question"],
+        inputs["bullets"],
+        inputs["sources"],
+        terms=tuple(inputs.get("known_terms") or ()),
+        meaning=Meaning(embed, threshold=NEVER),
+    )
+    rescued = [
+        m.similarity or 0.0
+        for m in support.matches
+        if m.passage
+        and m.overlap < MIN_OVERLAP
+        and len(set(content_words(m.claim.text))) >= MIN_WORDS
+    ]
+    lowest = min(rescued, default=NEVER)
+    return tuple(low if t <= lowest else high for t in GRID)
 
 
 def shares(rows: Sequence[Row], i: int) -> dict[str, float | None]:
@@ -166,7 +179,11 @@ def main() -> None:
 
     embedder = build_embedder(Settings())
     embed = CachedEmbed(embedder.embed_documents)
-    rows = [Row(split_of(it.outcome), it.outcome.variant, levels(it, embed)) for it in items]
+    rows = []
+    for n, it in enumerate(items, start=1):
+        rows.append(Row(split_of(it.outcome), it.outcome.variant, levels(it, embed)))
+        if n % 100 == 0:
+            print(f"{n}/{len(items)} answers scored", file=sys.stderr, flush=True)
     fit = [r for r in rows if r.fit]
     held = [r for r in rows if not r.fit]
     i = best_threshold(fit)

@@ -10,13 +10,13 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 
-from benchmarks.confidence import Data, Scored
+from benchmarks.confidence import Data
 from benchmarks.planted.cases import Case
 from benchmarks.planted.faithful import Bullet, draft_answer, render
 from benchmarks.planted.faults import FAULTS, plant
 from benchmarks.planted.library import Library
 from benchmarks.planted.prompt import parse_prompt
-from benchmarks.planted.report import FAITHFUL
+from benchmarks.planted.report import FAITHFUL, Scored
 from bot.conversation.citations import parse_bullets
 from bot.conversation.context import fence
 

@@ -235,10 +235,15 @@ def _value(words: str) -> int:
 def _plain_words(text: str, rng: random.Random) -> str:
     for pattern, plain in _PLAIN:
         if rng.random() < REWORD_SHARE:
-            text = re.sub(
-                pattern, lambda m, p=plain: _cased(m.expand(p), m.group()), text, flags=_I
-            )
+            text = re.sub(pattern, _replacer(plain), text, flags=_I)
     return text
+
+
+def _replacer(plain: str) -> Callable[[re.Match[str]], str]:
+    def replace(m: re.Match[str]) -> str:
+        return _cased(m.expand(plain), m.group())
+
+    return replace
 
 
 def _cased(plain: str, written: str) -> str:

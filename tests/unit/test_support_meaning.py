@@ -46,8 +46,8 @@ SOURCES = [
 QUESTION = "Is infertility treatment covered?"
 # What a model writes: the same fact, reworded and led in, sharing few of its words.
 REWORDED = Bullet(
-    "Under the policy, there is no cover for costs of infertility or sterility care, and "
-    "that extends to assisted conception such as IVF.",
+    "Under the policy, costs of infertility and sterility care are not paid for, and that "
+    "extends to assisted conception such as IVF.",
     (1,),
 )
 
@@ -57,7 +57,7 @@ _CONCEPTS = {
     "excluded": "nocover", "cover": "cover", "covered": "cover", "reproduction": "conception",
     "conception": "conception", "services": "", "including": "", "extends": "",
     "under": "", "policy": "", "there": "", "that": "", "such": "", "is": "", "are": "",
-    "no": "nocover", "not": "nocover",
+    "no": "nocover", "not": "nocover", "does": "", "paid": "cover", "for": "",
 }  # fmt: skip
 
 
@@ -124,7 +124,7 @@ def test_a_swapped_entity_is_not_supported_however_close_in_meaning() -> None:
 
 def test_a_flipped_negation_is_not_high() -> None:
     flipped = Bullet(
-        "Under the policy, costs of infertility or sterility care are covered, and that "
+        "Under the policy, costs of infertility and sterility care are paid for, and that "
         "extends to assisted conception such as IVF.",
         (1,),
     )
