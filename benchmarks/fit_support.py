@@ -16,9 +16,9 @@ the answer), unless `--as-recorded` scores the recorded answers themselves.
 Split: the policy cases and the TAT-QA cases whose id hashes even are fitted on; the other
 TAT-QA cases are held out. Each answer is scored again with the bundled embedding model at
 every threshold of a grid; the threshold kept is the one with the most faithful answers
-High plus planted answers below High on the fitting split (ties: the higher threshold,
-which trusts meaning less). `--write` stores it in
-bot/conversation/checks/support_fitted.json with the numbers it was chosen on.
+High plus planted answers below High on the fitting split (ties: the middle one).
+`--write` stores it in bot/conversation/checks/support_fitted.json with the numbers it
+was chosen on.
 `--words-only` scores the answers without meaning (shared words alone).
 """
 
@@ -138,11 +138,16 @@ def _share(flags: Sequence[bool]) -> float | None:
 
 
 def best_threshold(rows: Sequence[Row]) -> int:
-    def gain(i: int) -> tuple[float, int]:
-        s = shares(rows, i)
-        return ((s["faithful_high"] or 0.0) + (s["planted_below_high"] or 0.0), i)
+    """The threshold with the most faithful answers High plus planted answers below High;
+    where several tie, the middle one (neither trusting meaning most nor least)."""
 
-    return max(range(len(GRID)), key=gain)
+    def gain(i: int) -> float:
+        s = shares(rows, i)
+        return round((s["faithful_high"] or 0.0) + (s["planted_below_high"] or 0.0), 6)
+
+    gains = [gain(i) for i in range(len(GRID))]
+    best = [i for i, g in enumerate(gains) if g == max(gains)]
+    return best[len(best) // 2]
 
 
 def words_only(items: Sequence[Scored]) -> None:
