@@ -45,6 +45,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import pickle
 import random
 import sys
 import tempfile
@@ -74,6 +75,7 @@ from benchmarks.planted.prompt import Prompt
 from benchmarks.planted.report import (
     FAITHFUL,
     Outcome,
+    Scored,
     Tally,
     print_examples,
     print_table,
@@ -81,6 +83,7 @@ from benchmarks.planted.report import (
 )
 from benchmarks.planted.tatqa import TABLE_SCOPE, note_file, table_cases, table_doc, table_markdown
 from benchmarks.setup import bench_database
+from bot.conversation import pipeline as pipeline_module
 from bot.conversation.types import Answer, CheckScores, ThreadRef, Turn
 from bot.settings import Settings
 from bot.wiring import Services, open_services
@@ -138,6 +141,25 @@ def ingest(services: Services, folder: Path, contexts: list[dict[str, Any]], tmp
     )
 
 
+_RECORDED = ("question", "bullets", "sources", "instructions", "known_terms", "focus")
+
+
+@contextmanager
+def recording(calls: list[dict[str, Any]]) -> Iterator[None]:
+    """Every call the pipeline makes to score_answer, its arguments kept in `calls`."""
+    original = pipeline_module.score_answer
+
+    def recorded(**kwargs: Any) -> CheckScores:
+        calls.append({k: v for k, v in kwargs.items() if k in _RECORDED})
+        return original(**kwargs)
+
+    pipeline_module.score_answer = recorded  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        pipeline_module.score_answer = original  # type: ignore[assignment]
+
+
 @contextmanager
 def bench_services(script: Script) -> Iterator[Services]:
     """The real services on a throwaway database, the model being the scripted endpoint."""
@@ -183,6 +205,8 @@ class Bench:
         self.services, self.script, self.library, self.seed = services, script, library, seed
         self.tally = Tally()
         self.outcomes: list[Outcome] = []
+        self.calls: list[dict[str, Any]] = []  # score_answer's arguments, while recording
+        self.scored: list[Scored] = []
 
     def rng(self, case: Case, what: str) -> random.Random:
         return random.Random(f"{self.seed}:{case.id}:{what}")
@@ -191,6 +215,7 @@ class Bench:
         """The pipeline's answer with `job` scripting the model, and the prompt it sent."""
         self.script.prompts.clear()
         self.script.job = job
+        self.calls.clear()
         return ask(self.services, case), self.script.last
 
     def run(self, case: Case, verbose: bool) -> None:
@@ -246,6 +271,7 @@ class Bench:
             note=note,
         )
         self.outcomes.append(outcome)
+        self.scored.append(Scored(outcome, self.calls[-1] if self.calls else None))
         if verbose:
             _log(f"{case.id:16s} {variant:12s} {outcome.level:6s} {','.join(outcome.failed)}")
 
@@ -271,6 +297,9 @@ def main() -> None:
     parser.add_argument("--examples", type=int, default=3, help="examples per fault type")
     parser.add_argument("--json", action="store_true", help="print one summary line only")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per answer")
+    parser.add_argument(
+        "--record", type=Path, help="write every outcome with its scoring inputs (a pickle)"
+    )
     args = parser.parse_args()
     check_eval(args.eval)
     data = load(args.eval, args.limit, args.seed)
@@ -279,10 +308,14 @@ def main() -> None:
     with bench_services(script) as services, tempfile.TemporaryDirectory() as tmp:
         ingest(services, args.eval, data.contexts, Path(tmp))
         bench = Bench(services, script, Library(data.docs), args.seed)
-        for n, case in enumerate(data.cases, start=1):
-            bench.run(case, args.verbose)
-            if n % 10 == 0:
-                _log(f"{n}/{len(data.cases)} cases, {time.perf_counter() - started:.0f} s")
+        with recording(bench.calls):
+            for n, case in enumerate(data.cases, start=1):
+                bench.run(case, args.verbose)
+                if n % 10 == 0:
+                    _log(f"{n}/{len(data.cases)} cases, {time.perf_counter() - started:.0f} s")
+    if args.record:
+        args.record.write_bytes(pickle.dumps(bench.scored))
+        _log(f"recorded {len(bench.scored)} scored outcomes in {args.record}")
     result = summary(bench.outcomes, bench.tally)
     result |= {"seed": args.seed, "limit": args.limit}
     if args.json:

@@ -113,6 +113,15 @@ class Knowledge:
         wanted = vector if vector is not None else self.embedder.embed_query(query)
         return [_cosine(wanted, v) for v in vectors]
 
+    @property
+    def embedding_model(self) -> str:
+        return self.embedder.model_name
+
+    def embeddings(self, texts: Sequence[str]) -> list[list[float]]:
+        """The index's embedding of each text, in one batch (a claim and the passages it
+        is compared with, to judge its support by meaning)."""
+        return self.embedder.embed_documents(list(texts)) if texts else []
+
     def vocabulary(self, scopes: Sequence[str]) -> set[str]:
         """Words the indexed knowledge uses (for correcting misspellings in questions)."""
 

@@ -1,22 +1,23 @@
 """The faithful answer to a case, drafted from the blocks a prompt actually holds: each fact
-quoted or lightly reworded, citing the block(s) that hold its evidence; sometimes a second,
-true bullet quoted from the same block (a condition or detail a colleague would want)."""
+citing the block(s) that hold its evidence, sometimes with a second, true bullet from the
+same block (a condition or detail a colleague would want); then written as a language
+model writes it (see rewording): plainer words, clauses reordered, a lead-in, two
+statements merged into one sentence — the same facts, not a near-copy of the source."""
 
 from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from benchmarks.planted.cases import Case, Fact, Piece, clean_piece
 from benchmarks.planted.prompt import Prompt, tokens
+from benchmarks.planted.rewording import LEAD_SHARE, MERGE_SHARE, lead_in, merged, reworded
 
 DETAIL_SHARE = 0.4  # faithful answers that add a second, true bullet from the cited block
-_LEADS = ("", "", "", "Per the policy, ", "The policy states that ")
 _SENTENCE = re.compile(r"(?<=[a-z)][.;])\s+(?=[A-Z])")
+_LED = re.compile(r"^(?:According to|The report notes that)\b")
 _ANAPHORA = re.compile(r"(?:In such|Such|This|These|That|Those|It|They|However|Further)\b")
-_PLAIN_START = re.compile(r"^(?:The|Expenses|Claims?|Coverage|This)\b")
-_VERB = re.compile(r"\b(?:shall|will|is|are|must|may|can)\b")
 
 
 @dataclass(frozen=True)
@@ -40,12 +41,33 @@ def draft_answer(case: Case, prompt: Prompt, rng: random.Random) -> Draft | None
         if cites is None:
             return None
         text = _completed(fact, prompt.block(cites[-1]).text)
-        if case.source == "policy":
-            text = _reworded(text, rng)
         bullets.append(Bullet(text, cites, fact.pieces))
     if rng.random() < DETAIL_SHARE and (detail := _detail(bullets, prompt, rng)) is not None:
         bullets.append(detail)
-    return Draft(tuple(bullets))
+    return Draft(tuple(_as_written(bullets, case.source, rng)))
+
+
+def _as_written(bullets: list[Bullet], source: str, rng: random.Random) -> list[Bullet]:
+    """The bullets as a model writes them: each reworded, the first perhaps led in, and
+    two merged into one sentence (citing both blocks) now and then."""
+    lead = lead_in(source, rng) if rng.random() < LEAD_SHARE else ""
+    if bullets and _LED.match(bullets[0].text):
+        lead = ""  # a quoted sentence the case already led in ("The report notes that ...")
+    out = [
+        replace(b, text=reworded(b.text, rng, lead=lead if i == 0 else ""))
+        for i, b in enumerate(bullets)
+    ]
+    if len(out) >= 2 and rng.random() < MERGE_SHARE:
+        i = rng.randrange(len(out) - 1)
+        a, b = out[i], out[i + 1]
+        both = Bullet(
+            merged(a.text, b.text, rng),
+            tuple(sorted({*a.cites, *b.cites})),
+            a.pieces + b.pieces,
+            fact=a.fact or b.fact,
+        )
+        out[i : i + 2] = [both]
+    return out
 
 
 def render(bullets: tuple[Bullet, ...] | list[Bullet], rng: random.Random) -> str:
@@ -83,13 +105,6 @@ def _completed(fact: Fact, block: str) -> str:
     tail = re.match(r"[^.;\n]{0,200}[.;]?", block[m.end() :])
     rest = tail.group(0).rstrip() if tail else ""
     return fact.text + rest if fact.text.endswith(last) else fact.text
-
-
-def _reworded(text: str, rng: random.Random) -> str:
-    lead = rng.choice(_LEADS)
-    if lead and _PLAIN_START.match(text) and _VERB.search(text):
-        return lead + text[0].lower() + text[1:]
-    return text[0].upper() + text[1:] if text else text
 
 
 def _detail(bullets: list[Bullet], prompt: Prompt, rng: random.Random) -> Bullet | None:

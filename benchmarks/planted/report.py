@@ -29,6 +29,16 @@ class Outcome:
     note: str = ""  # what was changed
 
 
+@dataclass(frozen=True)
+class Scored:
+    """An outcome and what the pipeline scored for it (score_answer's arguments, less
+    the similarity function): enough to score it again with other checks or thresholds
+    (benchmarks/fit_support.py) without running the pipeline."""
+
+    outcome: Outcome
+    inputs: dict[str, Any] | None  # None when the pipeline scored nothing (no answer)
+
+
 @dataclass
 class Tally:
     """Cases and why some produced no outcome."""

@@ -13,6 +13,7 @@ from functools import partial
 from typing import Any
 
 import prompts
+from bot.conversation.checks.meaning import Meaning, fitted
 from bot.conversation.context import fence, number_sources
 from bot.conversation.declining import Likeness, declined
 from bot.conversation.drafting import Drafter, DraftSink
@@ -269,6 +270,7 @@ class Pipeline:
                 instructions=generated.instructions,
                 known_terms=[e.replacement for e in expansions],
                 focus=focus,
+                meaning=self._meaning(),
             )
             confidence = confidence_for(scores, has_context=bool(sources))
             if generated.failed:
@@ -293,6 +295,14 @@ class Pipeline:
             timings_ms=timer.finish(),
             notice=_with_doubt(generated.notice, confidence, scores, cited),
         )
+
+    def _meaning(self) -> Meaning | None:
+        """Similarity under the index's model, for judging support by meaning; None when no
+        threshold was fitted for that model (support is then judged by shared words)."""
+        threshold = fitted(self._knowledge.embedding_model)
+        if threshold is None:
+            return None
+        return Meaning(self._knowledge.embeddings, threshold=threshold)
 
     def _judged(
         self,

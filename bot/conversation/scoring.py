@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 
 from bot.conversation.checks.copying import not_copied
 from bot.conversation.checks.coverage import answerable, context_focused, speaks_to_question
+from bot.conversation.checks.meaning import Meaning
 from bot.conversation.checks.numbers import numbers_grounded
 from bot.conversation.checks.polarity import same_polarity
 from bot.conversation.checks.support import citations_hold
@@ -47,14 +48,17 @@ def score_answer(
     instructions: str,
     known_terms: Iterable[str] = (),
     focus: Focus | None = None,
+    meaning: Meaning | None = None,
 ) -> CheckScores:
     """Run every check; an answer with no bullets fails them all. Without a `focus` the
-    question is read here (no document names to ignore, no vocabulary)."""
+    question is read here (no document names to ignore, no vocabulary). `meaning`: the
+    embedding model's similarity, to judge a reworded claim's support (else shared words
+    judge it)."""
     if not bullets:
         return CheckScores.none()
     focus = focus if focus is not None else focus_of(question)
     terms = tuple(known_terms)
-    support = citations_hold(question, bullets, sources, terms=terms)
+    support = citations_hold(question, bullets, sources, terms=terms, meaning=meaning)
     return CheckScores(
         qa_continuity=int(
             speaks_to_question(

@@ -1,10 +1,12 @@
 """An answer's claims, each set beside the passage of its cited sources that says it.
 
 Every check that compares an answer with its sources compares a claim (a sentence of a
-bullet) with one passage: the sentence, list item or table row of the cited blocks that
-shares most of its quantities and words. A number, a name or a "not" is only right where
-that passage has it: "Plan B: 1% of sum insured" is wrong beside the row for Plan A, even
-though the same block also holds a row for Plan B.
+bullet, or one of two statements a sentence runs together) with one passage: the
+sentence, list item or table row of the cited blocks that quotes it, else shares most of
+its quantities, then says most nearly the same thing — by meaning when a similarity
+function is given (see meaning), else by shared words. A number, a name or a "not" is
+only right where that passage has it: "Plan B: 1% of sum insured" is wrong beside the row
+for Plan A, even though the same block also holds a row for Plan B.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from bot.conversation.checks.meaning import Meaning
 from bot.conversation.citations import is_not_found
 from bot.conversation.passages import Passage, passages
 from bot.conversation.quantities import Quantity, merged, quantities
@@ -37,6 +40,7 @@ class Match:
     passage: Passage | None
     overlap: float  # share of the claim's words in the passage, its context and neighbours
     nearby: str = ""  # the sentences right before and after it, when the claim runs on
+    similarity: float | None = None  # by meaning, when it was measured
 
     @property
     def said(self) -> str:
@@ -57,20 +61,68 @@ def claims(bullets: Sequence[Bullet], sources: Sequence[Source]) -> list[Claim]:
             continue
         cited = tuple(by_number[n] for n in bullet.source_numbers if n in by_number)
         dangling = not bullet.source_numbers or len(cited) < len(bullet.source_numbers)
-        whole = " | " in bullet.text or any(_quoted_whole(bullet.text, s) for s in cited)
-        parts = [bullet.text] if whole else sentences(bullet.text)
-        for sentence in parts or [bullet.text]:
+        text = unled(bullet.text)
+        whole = " | " in text or any(_quoted_whole(text, s) for s in cited)
+        parts = [text] if whole else [p for s in sentences(text) for p in _said(s)]
+        for sentence in parts or [text]:
             out.append(Claim(i, sentence, cited, dangling))
     return out
 
 
-def align(claim: Claim) -> Match:
-    """The cited passage that quotes the claim, else the one sharing most of its
-    quantities, then of its words."""
+# "According to the report, ...", "The policy says that ...": where a claim comes from, not
+# what it says (the nouns are kinds of document, not of any one domain).
+_DOCUMENT = (
+    r"(?:policy|policies|report|filing|notes?|document|rulebook|rules|terms|contract|agreement"
+    r"|statements?|table|sources?|context|data|handbook|guide|manual|plan document|wording)"
+)
+_LEAD_IN = re.compile(
+    rf"^(?:(?:according to|per|as per|under|as stated in|in|from) (?:the |this |our |your )?"
+    rf"{_DOCUMENT},\s+|(?:in short|in summary|overall|in brief|briefly|yes|no),\s+"
+    rf"|(?:the|this|our) {_DOCUMENT} (?:says|states|notes|shows|explains|reports|specifies"
+    rf"|mentions|provides)(?: that)?,?\s+|as the {_DOCUMENT} puts it,\s+)",
+    re.IGNORECASE,
+)
+
+
+def unled(text: str) -> str:
+    """The bullet without a lead-in naming where it comes from ("Per the filing, ...")."""
+    m = _LEAD_IN.match(text)
+    if not m or len(text) - m.end() < 12:
+        return text
+    rest = text[m.end() :]
+    return rest[:1].upper() + rest[1:]
+
+
+_JOINS = re.compile(r";\s+|,\s+and\s+(?!then\b)|\s+[—–]\s+")
+MIN_PART_WORDS = 3  # each statement of a run-on sentence says at least this much
+
+
+def _said(sentence: str) -> list[str]:
+    """The statements a sentence runs together ("A; b", "A, and b", "A — b"), each
+    saying something of its own; else the sentence."""
+    parts = [p.strip() for p in _JOINS.split(sentence) if p.strip()]
+    if len(parts) < 2 or any(len(content_words(p)) < MIN_PART_WORDS for p in parts):
+        return [sentence]
+    return parts
+
+
+Key = tuple[bool, int, float, float]
+MEANING_POOL = 4  # passages (best by words and quantities) compared by meaning
+VERBATIM = 0.9  # a claim sharing this share of its words with a passage needs no meaning
+
+
+def candidates(claim: Claim) -> list[tuple[Key, Passage]]:
+    """The cited passages, best first: one quoting the claim, then by shared quantities,
+    then by the share of the claim's words they hold."""
+    return list(_candidates(claim))
+
+
+@lru_cache(maxsize=512)
+def _candidates(claim: Claim) -> tuple[tuple[Key, Passage], ...]:
     wanted = set(content_words(claim.text))
     amounts = [q for q in merged(quantities(claim.text)) if not q.is_year]
     quoted = _flat(claim.text)
-    best: tuple[tuple[bool, int, float, float], Passage] | None = None
+    found: list[tuple[Key, Passage]] = []
     for source in claim.cited:
         for passage in passages_of(source):
             if passage.kind == "list" and not _quotes(quoted, passage):
@@ -79,18 +131,47 @@ def align(claim: Claim) -> Match:
             overlap = len(wanted & held) / len(wanted) if wanted else 0.0
             shared = sum(1 for q in amounts if holds(passage, q))
             precision = len(wanted & passage.stems) / (len(passage.stems) or 1)
-            key = (_quotes(quoted, passage), shared, overlap, precision)
-            if best is None or key > best[0]:
-                best = (key, passage)
-    if best is None:
+            found.append(((_quotes(quoted, passage), shared, overlap, precision), passage))
+    found.sort(key=lambda kp: kp[0], reverse=True)
+    return tuple(found)
+
+
+def needs_meaning(claim: Claim) -> list[Passage]:
+    """The passages to compare `claim` with by meaning; none when its words decide (it
+    quotes a passage, or one holds nearly all of its words: an extractive answer)."""
+    found = candidates(claim)
+    if not found or found[0][0][0] or found[0][0][2] >= VERBATIM:
+        return []
+    return [p for _, p in found[:MEANING_POOL]]
+
+
+def meant(passage: Passage) -> str:
+    """What a passage says, as compared by meaning: with its clause or lead-in."""
+    return passage.shown()
+
+
+def align(claim: Claim, meaning: Meaning | None = None) -> Match:
+    """The cited passage that quotes the claim, else the one sharing most of its
+    quantities, then saying most nearly the same (by meaning when given, else by
+    words)."""
+    found = candidates(claim)
+    if not found:
         return Match(claim, None, 0.0)
-    passage = best[1]
+    key, passage = found[0]
+    similarity = None
+    pool = needs_meaning(claim) if meaning is not None else []
+    if meaning is not None and pool:
+        scored = [
+            (k[1], meaning.similarity(claim.text, meant(p)), k, p) for k, p in found[: len(pool)]
+        ]
+        _, similarity, key, passage = max(scored, key=lambda s: (s[0], s[1]))
+    wanted = set(content_words(claim.text))
     nearby = _neighbours(passage)
     if not nearby:
-        return Match(claim, passage, best[0][2])
+        return Match(claim, passage, key[2], similarity=similarity)
     held = passage.stems | passage.context_stems | passage.path_stems | set(content_words(nearby))
     overlap = len(wanted & held) / len(wanted) if wanted else 0.0
-    return Match(claim, passage, overlap, nearby)
+    return Match(claim, passage, overlap, nearby, similarity)
 
 
 _PROSE = ("sentence", "item", "lead")
@@ -113,14 +194,18 @@ def _flat(text: str) -> str:
 
 
 def _quoted_whole(text: str, source: Source) -> bool:
+    """The bullet is one passage's own words, perhaps cut short (not: holds a passage
+    among other things, as two statements run together do)."""
     flat = _flat(text)
-    return any(_quotes(flat, p) for p in passages_of(source))
+    return len(flat) >= 20 and any(flat in _flat(p.shown()) for p in passages_of(source))
 
 
 def _quotes(claim: str, passage: Passage) -> bool:
     """The claim is the passage's own words (or the passage is all of the claim)."""
     text = _flat(passage.text)
-    return len(claim) >= 20 and (claim in _flat(passage.shown()) or text in claim)
+    if len(claim) < 20:
+        return False
+    return claim in _flat(passage.shown()) or (len(text) >= 20 and text in claim)
 
 
 def holds(passage: Passage, q: Quantity) -> bool:

@@ -114,7 +114,19 @@ def _same_sense(said: str, written: str, context: str) -> bool:
 
 
 def _clauses(text: str) -> list[str]:
-    return [c for c in _CLAUSE_BREAK.split(text) if c.strip()] or [text]
+    """Clauses; a short "or B" after a clause is the end of its list, not a clause of its
+    own ("no cover for A or B" says "not" of B too)."""
+    out: list[str] = []
+    for clause in (c for c in _CLAUSE_BREAK.split(text) if c.strip()):
+        if out and _LIST_END.match(clause) and len(clause.split()) <= LIST_END_WORDS:
+            out[-1] = f"{out[-1]} {clause}"
+        else:
+            out.append(clause)
+    return out or [text]
+
+
+_LIST_END = re.compile(r"(?:or|nor)\s", _I)
+LIST_END_WORDS = 5
 
 
 def _closest(clause: str, candidates: list[str]) -> str:

@@ -2,7 +2,8 @@
 
 For every claim (a sentence of a bullet) the passage of its cited blocks that says the
 same thing is found (see claims.align); the claim fails when it cites nothing real, when
-that passage shares too little of what it says, when one of its numbers is in no cited
+that passage shares too little of its words and — when a similarity function is given
+(see meaning) — is not close enough to it in meaning either, when one of its numbers is in no cited
 block as the same quantity, when a table figure is dated or named with another cell's
 year, column or row (see cells), when it names a sibling of what the passage names
 ("Plan C" beside the row for Plan A), or when it carries a word its cited blocks use somewhere else
@@ -17,7 +18,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.conversation.checks.cells import cells_hold, dated_as_written
-from bot.conversation.checks.claims import Match, align, claims, entity_in, passages_of
+from bot.conversation.checks.claims import (
+    Claim,
+    Match,
+    align,
+    claims,
+    entity_in,
+    meant,
+    needs_meaning,
+    passages_of,
+)
+from bot.conversation.checks.meaning import Meaning
 from bot.conversation.checks.numbers import derived
 from bot.conversation.focus import conflicts, ids_in
 from bot.conversation.passages import Passage
@@ -41,23 +52,39 @@ def citations_hold(
     sources: Sequence[Source],
     *,
     terms: Iterable[str] = (),
+    meaning: Meaning | None = None,
 ) -> Support:
-    """Every claim cites a real source whose passage says what the claim says."""
+    """Every claim cites a real source whose passage says what the claim says. With
+    `meaning`, the claims a word count cannot decide are compared with their best
+    passages by meaning, all embedded in one batch."""
     known = tuple(terms)
     rare = _rare_words(sources)
     everywhere = set().union(*(content_words(readable(s.text)) for s in sources))
     asked = set(content_words(question)) - everywhere  # the asker's own details ("Rs 56,000")
+    found = claims(bullets, sources)
+    if meaning is not None:
+        meaning.learn(text for claim in found for text in _compared(claim))
     held = True
     matches: list[Match] = []
-    for claim in claims(bullets, sources):
+    for claim in found:
         if claim.dangling or not claim.cited:
             held = False
             continue
-        match = align(claim)
+        match = align(claim, meaning)
         matches.append(match)
-        if not _supported(match, question, asked, _Words(rare, frozenset(everywhere)), known):
+        words = _Words(rare, frozenset(everywhere))
+        if not _supported(match, question, asked, words, known, meaning):
             held = False
     return Support(held, matches)
+
+
+def _compared(claim: Claim) -> list[str]:
+    """The claim and the passages it is compared with by meaning (none when its words
+    decide)."""
+    if claim.dangling or not claim.cited:
+        return []
+    pool = needs_meaning(claim)
+    return [claim.text, *map(meant, pool)] if pool else []
 
 
 @dataclass(frozen=True)
@@ -67,13 +94,18 @@ class _Words:
 
 
 def _supported(
-    match: Match, question: str, own: set[str], words: _Words, terms: Sequence[str]
+    match: Match,
+    question: str,
+    own: set[str],
+    words: _Words,
+    terms: Sequence[str],
+    meaning: Meaning | None = None,
 ) -> bool:
     if match.passage is None:
         return False
     claim = match.claim
     said_words = set(content_words(claim.text))
-    if len(said_words) >= MIN_WORDS and match.overlap < MIN_OVERLAP:
+    if len(said_words) >= MIN_WORDS and not _says_it(match, meaning):
         return False
     if not _numbers_cited(match, question) or not cells_hold(claim):
         return False
@@ -90,6 +122,13 @@ def _supported(
     if not dated_as_written(claim.text, match.passage.text):
         return False
     return _dated_here(match, question) and not _label_borrowed(match, said_words - said - own)
+
+
+def _says_it(match: Match, meaning: Meaning | None) -> bool:
+    """The passage holds most of the claim's words, or means what it says."""
+    if match.overlap >= MIN_OVERLAP:
+        return True
+    return meaning is not None and (match.similarity or 0.0) >= meaning.threshold
 
 
 def _dated_here(match: Match, question: str) -> bool:

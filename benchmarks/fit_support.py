@@ -1,0 +1,216 @@
+"""Fit the similarity a claim needs to its cited passage to count as supported by meaning
+(issue 19), on one split of the confidence benchmark's answers, and report it on the other.
+
+Run by hand, from the project folder, on what `benchmarks.confidence --record` kept (every
+faithful and planted answer with the arguments the pipeline scored it with, the retrieved
+context among them):
+
+    KNOWBOT_DATA_DIR=/work/data/conf python -m benchmarks.confidence --record RUN.pkl
+    KNOWBOT_DATA_DIR=/work/data/conf python -m benchmarks.fit_support RUN.pkl [--write]
+        [--words-only] [--as-recorded]
+
+The answers are drafted again on the recorded contexts with the current faithful.py,
+rewording.py and faults.py (benchmarks/planted/redraft.py: retrieval does not depend on
+the answer), unless `--as-recorded` scores the recorded answers themselves.
+
+Split: the policy cases and the TAT-QA cases whose id hashes even are fitted on; the other
+TAT-QA cases are held out. Each answer is scored again with the bundled embedding model at
+every threshold of a grid; the threshold kept is the one with the most faithful answers
+High plus planted answers below High on the fitting split (ties: the middle one).
+`--write` stores it in bot/conversation/checks/support_fitted.json with the numbers it
+was chosen on.
+`--words-only` scores the answers without meaning (shared words alone).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import sys
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from benchmarks.confidence import DEFAULT_EVAL, check_eval, load
+from benchmarks.planted.faults import FAULTS
+from benchmarks.planted.redraft import redrafted
+from benchmarks.planted.report import FAITHFUL, Scored
+from bot.conversation.scoring import confidence_for, score_answer
+from bot.settings import Settings
+
+GRID = [round(0.30 + 0.02 * i, 2) for i in range(31)]  # 0.30 .. 0.90
+NEVER = 2.0  # a threshold no similarity reaches: meaning never rescues a claim
+FITTED = Path(__file__).resolve().parents[1] / "bot/conversation/checks/support_fitted.json"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One answer: its split, variant, and the level at each threshold of the grid."""
+
+    fit: bool
+    variant: str
+    levels: tuple[str, ...]  # per GRID entry
+
+
+def split_of(outcome: Any) -> bool:
+    """True for the fitting split."""
+    if outcome.source == "policy":
+        return True
+    return zlib.crc32(outcome.case.encode()) % 2 == 0
+
+
+class CachedEmbed:
+    """The embedding model, each text embedded once across all the thresholds tried."""
+
+    def __init__(self, embed: Callable[[Sequence[str]], list[list[float]]]) -> None:
+        self._embed = embed
+        self._seen: dict[str, list[float]] = {}
+
+    def __call__(self, texts: Sequence[str]) -> list[list[float]]:
+        new = [t for t in dict.fromkeys(texts) if t not in self._seen]
+        if new:
+            self._seen.update(zip(new, self._embed(new), strict=True))
+        return [self._seen[t] for t in texts]
+
+
+def level_at(item: Scored, threshold: float | None, embed: CachedEmbed | None) -> str:
+    if item.inputs is None:
+        return item.outcome.level  # nothing was scored (no answer): the level stands
+    kwargs = dict(item.inputs)
+    if threshold is not None and embed is not None:
+        from bot.conversation.checks.meaning import Meaning
+
+        kwargs["meaning"] = Meaning(embed, threshold=threshold)
+    scores = score_answer(**kwargs)
+    return str(confidence_for(scores, has_context=bool(kwargs["sources"])).value)
+
+
+def levels(item: Scored, embed: CachedEmbed) -> tuple[str, ...]:
+    """The level at each grid threshold. Only support depends on the threshold, and it
+    only grows as the threshold falls: scored with meaning rescuing every claim and with
+    it rescuing none; where the two differ, the answer is supported down to the lowest
+    similarity among the claims that meaning had to rescue."""
+    low, high = level_at(item, GRID[0] - 1.0, embed), level_at(item, NEVER, embed)
+    if low == high or item.inputs is None:
+        return tuple(low for _ in GRID)
+    from bot.conversation.checks.meaning import Meaning
+    from bot.conversation.checks.support import MIN_OVERLAP, MIN_WORDS, citations_hold
+    from bot.conversation.text import content_words
+
+    inputs = item.inputs
+    support = citations_hold(
+        inputs["question"],
+        inputs["bullets"],
+        inputs["sources"],
+        terms=tuple(inputs.get("known_terms") or ()),
+        meaning=Meaning(embed, threshold=NEVER),
+    )
+    rescued = [
+        m.similarity or 0.0
+        for m in support.matches
+        if m.passage
+        and m.overlap < MIN_OVERLAP
+        and len(set(content_words(m.claim.text))) >= MIN_WORDS
+    ]
+    lowest = min(rescued, default=NEVER)
+    return tuple(low if t <= lowest else high for t in GRID)
+
+
+def shares(rows: Sequence[Row], i: int) -> dict[str, float | None]:
+    faithful = [r for r in rows if r.variant == FAITHFUL]
+    planted = [r for r in rows if r.variant != FAITHFUL]
+    out: dict[str, float | None] = {
+        "faithful_high": _share([r.levels[i] == "High" for r in faithful]),
+        "planted_below_high": _share([r.levels[i] != "High" for r in planted]),
+    }
+    for fault in FAULTS:
+        out[fault] = _share([r.levels[i] != "High" for r in planted if r.variant == fault])
+    worst = [v for k, v in out.items() if k in FAULTS and v is not None]
+    out["worst_type"] = min(worst) if worst else None
+    return out
+
+
+def _share(flags: Sequence[bool]) -> float | None:
+    return round(sum(flags) / len(flags), 3) if flags else None
+
+
+def best_threshold(rows: Sequence[Row]) -> int:
+    """The threshold with the most faithful answers High plus planted answers below High;
+    where several tie, the middle one (neither trusting meaning most nor least)."""
+
+    def gain(i: int) -> float:
+        s = shares(rows, i)
+        return round((s["faithful_high"] or 0.0) + (s["planted_below_high"] or 0.0), 6)
+
+    gains = [gain(i) for i in range(len(GRID))]
+    best = [i for i, g in enumerate(gains) if g == max(gains)]
+    return best[len(best) // 2]
+
+
+def words_only(items: Sequence[Scored]) -> None:
+    """The levels with shared words alone (no meaning), per split."""
+    rows = [
+        Row(split_of(it.outcome), it.outcome.variant, (level_at(it, None, None),)) for it in items
+    ]
+    for name, part in (
+        ("fit", [r for r in rows if r.fit]),
+        ("held out", [r for r in rows if not r.fit]),
+    ):
+        print(name, len(part), json.dumps(shares(part, 0)))
+    print("all", len(rows), json.dumps(shares(rows, 0)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("record", type=Path, help="what benchmarks.confidence --record wrote")
+    parser.add_argument("--write", action="store_true", help="store the fitted threshold")
+    parser.add_argument("--words-only", action="store_true", help="score without meaning")
+    parser.add_argument("--as-recorded", action="store_true", help="do not draft again")
+    parser.add_argument("--eval", type=Path, default=DEFAULT_EVAL, help="the dev data folder")
+    parser.add_argument("--limit", type=int, default=200, help="as the recorded run had it")
+    parser.add_argument("--seed", type=int, default=12, help="as the recorded run had it")
+    args = parser.parse_args()
+    items: list[Scored] = pickle.loads(args.record.read_bytes())
+    if not args.as_recorded:
+        check_eval(args.eval)
+        items = redrafted(items, load(args.eval, args.limit, args.seed), args.seed)
+    if args.words_only:
+        words_only(items)
+        return
+    from bot.backends import build_embedder
+
+    embedder = build_embedder(Settings())
+    embed = CachedEmbed(embedder.embed_documents)
+    rows = []
+    for n, it in enumerate(items, start=1):
+        rows.append(Row(split_of(it.outcome), it.outcome.variant, levels(it, embed)))
+        if n % 100 == 0:
+            print(f"{n}/{len(items)} answers scored", file=sys.stderr, flush=True)
+    fit = [r for r in rows if r.fit]
+    held = [r for r in rows if not r.fit]
+    i = best_threshold(fit)
+    result = {
+        "min_similarity": GRID[i],
+        "model": embedder.model_name,
+        "fitted_on": {"answers": len(fit), **shares(fit, i)},
+        "held_out": {"answers": len(held), **shares(held, i)},
+        "all": {"answers": len(rows), **shares(rows, i)},
+    }
+    print(json.dumps(result, indent=2))
+    for j in range(0, len(GRID), 5):
+        s = shares(fit, j)
+        print(f"  {GRID[j]:.2f}  fit faithful High {s['faithful_high']}  planted <High "
+              f"{s['planted_below_high']}  worst {s['worst_type']}")  # fmt: skip
+    if args.write:
+        entry = {k: v for k, v in result.items() if k != "model"}
+        stored = json.loads(FITTED.read_text(encoding="utf-8")) if FITTED.is_file() else {}
+        stored[embedder.model_name] = entry | {"script": "benchmarks/fit_support.py"}
+        FITTED.write_text(json.dumps(stored, indent=2) + "\n", encoding="utf-8")
+        print(f"written to {FITTED}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""Whether a claim says what a passage says, by meaning: the cosine similarity of the two
+under the index's embedding model.
+
+A model restates its sources: "There is no cover for costs of infertility treatment" says
+what "Expenses related to sterility and infertility are excluded" says while sharing two of
+its words, and counting shared words calls it unsupported. Meaning does not see a swapped
+name or a dropped "not" (those read as similar as the original), so the targeted checks
+(numbers, names, polarity, cells) stay beside it.
+
+Texts are embedded in batches: the support check collects every claim and every passage
+it may be compared with, then embeds them in one call (`learn`) before comparing any.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache
+from pathlib import Path
+
+Embed = Callable[[Sequence[str]], Sequence[Sequence[float]]]  # texts -> vectors, one batch
+FITTED = Path(__file__).with_name("support_fitted.json")
+
+
+class Meaning:
+    """Similarity of texts under one embedding model, each text embedded once;
+    `threshold`: the similarity at which a claim says what its passage says (fitted per
+    model, see `fitted`)."""
+
+    def __init__(self, embed: Embed, *, threshold: float) -> None:
+        self._embed = embed
+        self.threshold = threshold
+        self._vectors: dict[str, tuple[float, ...]] = {}
+
+    def learn(self, texts: Iterable[str]) -> None:
+        """Embed the texts not seen yet, in one call."""
+        new = list(dict.fromkeys(t for t in texts if t not in self._vectors))
+        if not new:
+            return
+        vectors = self._embed(new)
+        if len(vectors) != len(new):
+            raise ValueError(
+                f"the embedding model returned {len(vectors)} vectors for {len(new)} texts"
+            )
+        for text, vector in zip(new, vectors, strict=True):
+            self._vectors[text] = _unit(vector)
+
+    def similarity(self, one: str, other: str) -> float:
+        """Cosine similarity (texts not learnt yet are embedded now, one call for both)."""
+        self.learn((one, other))
+        a, b = self._vectors[one], self._vectors[other]
+        return sum(x * y for x, y in zip(a, b, strict=False))
+
+
+def _unit(vector: Sequence[float]) -> tuple[float, ...]:
+    norm = math.sqrt(sum(x * x for x in vector))
+    return tuple(x / norm for x in vector) if norm else tuple(vector)
+
+
+def fitted(model_name: str) -> float | None:
+    """The similarity a claim needs to its passage under `model_name`, as fitted by
+    benchmarks/fit_support.py (support_fitted.json); None for a model never fitted, whose
+    similarities mean something else: support is then judged by shared words."""
+    entry = _fitted().get(model_name)
+    return float(entry["min_similarity"]) if entry else None
+
+
+@cache
+def _fitted() -> dict[str, dict[str, float]]:
+    data: dict[str, dict[str, float]] = json.loads(FITTED.read_text(encoding="utf-8"))
+    return data

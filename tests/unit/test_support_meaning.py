@@ -1,0 +1,169 @@
+"""Support judged by meaning (issue 19): a bullet that says what its cited block says in
+other words is supported; one that swaps a name, flips a "not" or cites the wrong block is
+not, however close in meaning it reads. A small deterministic similarity stands in for the
+embedding model; one test uses the real bundled model."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections.abc import Sequence
+
+import pytest
+
+from bot.conversation.checks.meaning import Meaning, fitted
+from bot.conversation.scoring import confidence_for, score_answer
+from bot.conversation.types import Bullet, CheckScores, Confidence, Source
+
+INSTRUCTIONS = "Answer only from the numbered context and cite every source you use."
+
+
+def _source(number: int, text: str) -> Source:
+    return Source(number, f"chunk-{number}", "rulebook", "health_policy.pdf", f"p. {number}", text)
+
+
+SOURCES = [
+    _source(
+        1,
+        "Exclusions > Sterility and Infertility\n"
+        "Expenses incurred on the treatment of sterility and infertility are excluded, "
+        "including assisted reproduction services such as IVF, ZIFT and GIFT.",
+    ),
+    _source(
+        2,
+        "Waiting periods > Specific diseases\n"
+        "Treatment of hernia and cataract is covered only after a waiting period of 24 months "
+        "of continuous coverage.",
+    ),
+    _source(
+        3,
+        "Claims > Notification\n"
+        "The insured person shall notify the company of any hospitalisation within 48 hours "
+        "of admission.",
+    ),
+]
+QUESTION = "Is infertility treatment covered?"
+# What a model writes: the same fact, reworded and led in, sharing few of its words.
+REWORDED = Bullet(
+    "Under the policy, costs of infertility and sterility care are not paid for, and that "
+    "extends to assisted conception such as IVF.",
+    (1,),
+)
+
+# Words that mean the same thing to the fake model (a real one learnt this from text).
+_CONCEPTS = {
+    "expenses": "cost", "costs": "cost", "incurred": "", "treatment": "care", "care": "care",
+    "excluded": "nocover", "cover": "cover", "covered": "cover", "reproduction": "conception",
+    "conception": "conception", "services": "", "including": "", "extends": "",
+    "under": "", "policy": "", "there": "", "that": "", "such": "", "is": "", "are": "",
+    "no": "nocover", "not": "nocover", "does": "", "paid": "cover", "for": "",
+}  # fmt: skip
+
+
+def fake_embed(texts: Sequence[str]) -> list[list[float]]:
+    """A bag of concepts, hashed into 256 dimensions: rewordings land close, unrelated
+    sentences far apart; a swapped name or a dropped "not" moves a vector only a little,
+    as it does under a real model."""
+    out = []
+    for text in texts:
+        vector = [0.0] * 256
+        for word in re.findall(r"[a-z]+", text.lower()):
+            concept = _CONCEPTS.get(word, word)
+            if concept and len(concept) > 2:
+                slot = int.from_bytes(hashlib.blake2b(concept.encode(), digest_size=4).digest())
+                vector[slot % 256] += 1.0
+        norm = math.sqrt(sum(x * x for x in vector)) or 1.0
+        out.append([x / norm for x in vector])
+    return out
+
+
+class CountingEmbed:
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+
+    def __call__(self, texts: Sequence[str]) -> list[list[float]]:
+        self.calls.append(len(texts))
+        return fake_embed(texts)
+
+
+def _score(bullets: Sequence[Bullet], meaning: Meaning | None) -> CheckScores:
+    return score_answer(
+        question=QUESTION,
+        bullets=bullets,
+        sources=SOURCES,
+        instructions=INSTRUCTIONS,
+        meaning=meaning,
+    )
+
+
+def _level(scores: CheckScores) -> Confidence:
+    return confidence_for(scores, has_context=True)
+
+
+def _meaning(embed: CountingEmbed | None = None) -> Meaning:
+    return Meaning(embed or CountingEmbed(), threshold=0.5)
+
+
+def test_a_reworded_faithful_bullet_is_supported_by_meaning() -> None:
+    scores = _score([REWORDED], _meaning())
+    assert scores.contextual_continuity == 1
+    assert _level(scores) == Confidence.HIGH
+
+
+def test_without_a_similarity_function_shared_words_judge_and_the_rewording_fails() -> None:
+    assert _score([REWORDED], None).contextual_continuity == 0
+
+
+def test_a_swapped_entity_is_not_supported_however_close_in_meaning() -> None:
+    swapped = Bullet(REWORDED.text.replace("infertility", "hernia"), (1,))
+    scores = _score([swapped], _meaning())
+    assert _level(scores) != Confidence.HIGH
+    assert scores.contextual_continuity == 0
+
+
+def test_a_flipped_negation_is_not_high() -> None:
+    flipped = Bullet(
+        "Under the policy, costs of infertility and sterility care are paid for, and that "
+        "extends to assisted conception such as IVF.",
+        (1,),
+    )
+    scores = _score([flipped], _meaning())
+    assert _level(scores) != Confidence.HIGH
+    assert scores.polarity == 0
+
+
+def test_a_reworded_bullet_citing_the_wrong_block_is_not_supported() -> None:
+    wrong = Bullet(REWORDED.text, (3,))
+    scores = _score([wrong], _meaning())
+    assert scores.contextual_continuity == 0
+    assert _level(scores) != Confidence.HIGH
+
+
+def test_one_embedding_call_per_answer_and_none_for_a_quote() -> None:
+    embed = CountingEmbed()
+    second = Bullet("Hernia care is covered only after 24 months of continuous cover.", (2,))
+    _score([REWORDED, second], Meaning(embed, threshold=0.5))
+    assert len(embed.calls) == 1  # every claim and passage in one batch
+
+    quoting = CountingEmbed()
+    quote = Bullet(
+        "Treatment of hernia and cataract is covered only after a waiting period of 24 months "
+        "of continuous coverage.",
+        (2,),
+    )
+    scores = _score([quote], Meaning(quoting, threshold=0.5))
+    assert quoting.calls == []  # a quote's own words decide
+    assert scores.contextual_continuity == 1
+
+
+@pytest.mark.slow
+def test_the_bundled_model_supports_a_rewording_and_not_the_wrong_block() -> None:
+    from knowledge.embeddings import LOCAL_DEFAULT, LocalEmbedder
+
+    threshold = fitted(LOCAL_DEFAULT)
+    assert threshold is not None, "support_fitted.json has no threshold for the bundled model"
+    embedder = LocalEmbedder(LOCAL_DEFAULT, runtime="torch")
+    meaning = Meaning(embedder.embed_documents, threshold=threshold)
+    assert _score([REWORDED], meaning).contextual_continuity == 1
+    assert _score([Bullet(REWORDED.text, (3,))], meaning).contextual_continuity == 0
