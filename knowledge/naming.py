@@ -5,8 +5,7 @@ retrieval toward the few chunks that do mention it (a cover page, a discount cla
 away from the clause that answers. Taking the name out of the searched text, and keeping
 the search to the named document, fixes both. Names come from the file name, minus words
 that say what kind of document it is ("policy", "10K", "wordings": the vocabulary packs
-list them) or its version and date ("final", "2023"). An acronym is never taken out: it
-names what is asked about ("the OPD benefit"), not the document.
+list them) or its version and date ("final", "2023").
 """
 
 from __future__ import annotations
@@ -73,12 +72,9 @@ def named_in(question: str, names: Iterable[DocumentName]) -> list[DocumentName]
 
 def without_names(question: str, names: Sequence[DocumentName]) -> str:
     """The question with the named documents' names (as written, "Family Medicare's")
-    taken out; unchanged when a name's words are scattered rather than a phrase, or when
-    the question writes one of them as an acronym ("OPD")."""
+    taken out; unchanged when a name's words are scattered rather than a phrase."""
     stripped = question
     for name in names:
-        if any(re.search(rf"\b{re.escape(w.upper())}s?\b", question) for w in name.words):
-            continue
         phrase = r"[\s_-]*".join(re.escape(w) for w in name.words)
         stripped = re.sub(rf"(?i)\b{phrase}(?:['’]s)?\b", " ", stripped)
     return re.sub(r"\s{2,}", " ", stripped).strip()
