@@ -43,6 +43,7 @@ from typing import Any
 
 from benchmarks.financebench import holds_evidence, scope_of
 from benchmarks.planted.tatqa import note_file, table_markdown
+from bot.conversation.context import relevant
 from bot.conversation.focus import search_text
 from bot.conversation.intent import classify_intent
 from bot.conversation.pipeline import BUDGETS, DOCS, NOT_FOUND
@@ -243,6 +244,8 @@ def listed(
     searched = search_text(question.text)
     budget = EVAL_BUDGET if beir else BUDGETS.get(classify_intent(question.text), DOCS)
     result = knowledge.retrieve(searched, scopes=question.scopes, budget=budget)
+    if Stage.RELEVANT in stages:  # what the answerer is handed
+        return relevant(result.chunks, searched)
     return list(result.chunks)
 
 

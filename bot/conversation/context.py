@@ -5,9 +5,35 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.conversation.text import content_words
 from bot.conversation.types import Source
 from knowledge.documents import GlossaryEntry, Triple
 from knowledge.retrieval import Retrieved
+
+MIN_DENSE_SIMILARITY = 0.35  # below this, a dense-only hit is not about the question
+MIN_SHARED_WORDS = 0.5  # or: at least half the question's content words appear in it
+TOP_TEXT_RANK = 2  # or: it is among the best full-text matches
+TITLE_MATCH = 0.1  # or: its clause title matched the question this much (knowledge.ranking)
+
+
+def relevant(chunks: Sequence[Retrieved], question: str) -> list[Retrieved]:
+    """Drop chunks that match neither by meaning nor by words: no context beats bad context.
+
+    A top full-text hit stays even when it shares few of a long question's words: the
+    full-text search ranks by the rarest words, and one rare word ("hydrocele") in a
+    chatty question can be all that names the clause.
+    """
+    asked = set(content_words(question))
+    kept = []
+    for chunk in chunks:
+        similar = (chunk.dense_similarity or 0.0) >= MIN_DENSE_SIMILARITY
+        shared = asked & set(content_words(chunk.text + " " + chunk.title))
+        overlapping = bool(asked) and len(shared) / len(asked) >= MIN_SHARED_WORDS
+        rare_match = chunk.sparse_rank is not None and chunk.sparse_rank <= TOP_TEXT_RANK
+        titled = chunk.boost >= TITLE_MATCH  # its own title names what was asked
+        if similar or overlapping or rare_match or titled:
+            kept.append(chunk)
+    return kept
 
 
 def chunk_text(chunk: Retrieved) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 import prompts
 from bot.conversation.checks.meaning import Meaning, fitted
-from bot.conversation.context import fence, number_sources
+from bot.conversation.context import fence, number_sources, relevant
 from bot.conversation.declining import Likeness, declined
 from bot.conversation.drafting import Drafter, DraftSink
 from bot.conversation.focus import Focus, focus_of, search_text, with_acronyms
@@ -42,6 +42,7 @@ from knowledge.deadline import Deadline
 from knowledge.documents import GlossaryEntry, Triple
 from knowledge.llm import ChatModel, LLMError
 from knowledge.retrieval import Budget, Retrieved
+from knowledge.stages import Stage
 from knowledge.store.triples import entity_key
 
 log = logging.getLogger(__name__)
@@ -182,7 +183,11 @@ class Pipeline:
             vocabulary=self._knowledge.vocabulary(scopes),
         )
         with timer.step("context"):
-            chunks = list(result.chunks)
+            chunks = (
+                relevant(result.chunks, searched)
+                if Stage.RELEVANT in result.stages
+                else list(result.chunks)
+            )
             definitions = _definitions(question, expansions, glossary)
             facts = self._facts(standalone, scopes)
             facts_format = self._facts_format(intent) if facts else None

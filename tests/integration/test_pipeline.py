@@ -110,8 +110,7 @@ def test_a_follow_up_is_rewritten_with_the_thread_history(services: Services) ->
 def test_an_unanswerable_question_says_so_with_low_confidence(services: Services) -> None:
     answer = ask(services, "Who won the football world cup in 1986?")
     assert [b.text for b in answer.bullets] == [NOT_FOUND]
-    assert answer.confidence == Confidence.LOW
-    assert all("1986" not in s.text for s in answer.sources)  # related reading, never an answer
+    assert answer.confidence == Confidence.LOW and answer.sources == ()
 
 
 @pytest.mark.parametrize(
