@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 
 import prompts
 from bot.conversation.citations import is_not_found, parse_bullets
@@ -68,16 +69,11 @@ def generate(
     `stages`: the rules that choose it (see knowledge.stages)."""
     prompt = prompts.load(prompt_name(intent), version)
     asked = focus or focus_of(question)
+    quoted = partial(
+        _extractive, asked, sources, prompt.label, prompt.system, likeness=likeness, stages=stages
+    )
     if model is None:
-        return _extractive(
-            asked,
-            sources,
-            prompt.label,
-            prompt.system,
-            EXTRACTIVE_NOTICE,
-            likeness=likeness,
-            stages=stages,
-        )
+        return quoted(EXTRACTIVE_NOTICE)
     system, user = prompt.render(context=fence(sources), question=question)
     try:
         if on_text is not None and isinstance(model, StreamingChatModel):
@@ -87,31 +83,13 @@ def generate(
     except LLMError as exc:
         log.warning("language model failed, answering with quoted passages: %s", exc)
         notice = f"The language model is unavailable ({exc}); these are quoted passages."
-        return _extractive(
-            asked,
-            sources,
-            prompt.label,
-            prompt.system,
-            notice,
-            failed=True,
-            likeness=likeness,
-            stages=stages,
-        )
+        return quoted(notice, failed=True)
     if is_not_found(reply) or reply.strip().upper().startswith("NOT_FOUND"):
         return Generated([], prompt.label, model.model_name, prompt.system, not_found=True)
     bullets = parse_bullets(reply, max_source=len(sources))
     if not bullets:
         notice = "The language model's reply could not be read; these are quoted passages."
-        return _extractive(
-            asked,
-            sources,
-            prompt.label,
-            prompt.system,
-            notice,
-            failed=True,
-            likeness=likeness,
-            stages=stages,
-        )
+        return quoted(notice, failed=True)
     return Generated(bullets, prompt.label, model.model_name, prompt.system)
 
 
