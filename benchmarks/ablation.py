@@ -52,11 +52,11 @@ from bot.feedback.qa import states
 from bot.settings import Settings
 from bot.wiring import Services, open_services
 from knowledge.evaluation import EVAL_BUDGET, corpus_drafts, read_beir
-from knowledge.ingest import Loaded
-from knowledge.kinds import SourceKind
-from knowledge.options import IngestOptions
-from knowledge.retrieval import Retrieved
-from knowledge.stages import ALL_STAGES, Stage
+from knowledge.ingest.ingestor import Loaded
+from knowledge.ingest.kinds import SourceKind
+from knowledge.ingest.options import IngestOptions
+from knowledge.search.retriever import Retrieved
+from knowledge.search.stages import ALL_STAGES, Stage
 
 DEFAULT_EVAL = Path(__file__).resolve().parents[1] / ".." / "shared" / "eval"
 DOC_SETS = ("policies", "financebench", "tatqa")

@@ -87,7 +87,7 @@ from bot.conversation import pipeline as pipeline_module
 from bot.conversation.types import Answer, CheckScores, ThreadRef, Turn
 from bot.settings import Settings
 from bot.wiring import Services, open_services
-from knowledge.options import IngestOptions
+from knowledge.ingest.options import IngestOptions
 from tests.fakes.openai_server import fake_openai
 
 DEFAULT_EVAL = Path(__file__).resolve().parents[1] / ".." / "shared" / "eval"

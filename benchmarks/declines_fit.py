@@ -37,7 +37,7 @@ from bot.conversation.declining import Likeness, closeness, declined
 from bot.conversation.focus import search_text
 from bot.conversation.types import CheckScores
 from bot.settings import Settings
-from knowledge.embeddings import Embedder
+from knowledge.models.embeddings import Embedder
 
 SUPPORT = ("contextual_continuity", "numbers")
 

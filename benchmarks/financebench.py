@@ -32,7 +32,7 @@ from bot.conversation.text import content_words
 from bot.conversation.types import Answer, Source, ThreadRef, Turn
 from bot.settings import Settings
 from bot.wiring import Services, open_services
-from knowledge.options import IngestOptions
+from knowledge.ingest.options import IngestOptions
 
 DEFAULT_FOLDER = Path(__file__).resolve().parents[1] / ".." / "shared" / "eval" / "financebench_dev"
 TEXT_SHARE = 0.6

@@ -26,7 +26,7 @@ from sqlalchemy.engine import URL
 from benchmarks.setup import bench_database, percentile, serve_process
 from bot.settings import Settings
 from bot.wiring import open_services
-from knowledge.options import IngestOptions
+from knowledge.ingest.options import IngestOptions
 from tests.adapters.slack import payloads
 from tests.adapters.slack.test_fuzz import sign
 from tests.fakes.openai_server import free_port, serve_app

@@ -33,8 +33,8 @@ from benchmarks.ablation import (
 )
 from bot.settings import Settings
 from bot.wiring import open_services
-from knowledge.fitted import FITTED_FILE
-from knowledge.retrieval import FusionWeights, Retrieved
+from knowledge.search.fitted import FITTED_FILE
+from knowledge.search.retriever import FusionWeights, Retrieved
 
 GRID = "0,0.1,0.2,0.3,0.45,0.6"
 

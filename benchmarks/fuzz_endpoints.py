@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from benchmarks.setup import bench_database
 from bot.settings import Settings
 from bot.wiring import open_services
-from knowledge.options import IngestOptions
+from knowledge.ingest.options import IngestOptions
 from tests.adapters.slack import payloads
 from tests.adapters.slack.test_fuzz import sign
 from tests.adapters.teams import activities as teams

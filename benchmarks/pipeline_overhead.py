@@ -22,7 +22,7 @@ from bot.adapters.console import console_turn
 from bot.conversation.text import clear_caches
 from bot.settings import Settings
 from bot.wiring import open_services
-from knowledge.options import IngestOptions
+from knowledge.ingest.options import IngestOptions
 
 QUESTIONS = [
     "What is the PED waiting period?",

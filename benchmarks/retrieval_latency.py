@@ -20,8 +20,8 @@ import sqlalchemy as sa
 
 from benchmarks.setup import bench_database, report
 from bot.db.engine import create_async_engine
-from knowledge.embeddings import HashingEmbedder
-from knowledge.retrieval import DEFAULT_BUDGET
+from knowledge.models.embeddings import HashingEmbedder
+from knowledge.search.retriever import DEFAULT_BUDGET
 from knowledge.service import open_knowledge
 from knowledge.store import fulltext, index_meta
 

@@ -39,7 +39,7 @@ import sqlalchemy as sa
 from benchmarks.setup import bench_database, percentile
 from bot.settings import Settings
 from bot.wiring import open_services
-from knowledge.options import IngestOptions
+from knowledge.ingest.options import IngestOptions
 from tests.adapters.slack import payloads
 from tests.fakes.openai_server import fake_openai, free_port, serve_app
 from tests.fakes.slack_server import FakeSlack

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from bot.errors import KnowbotError
 from bot.settings import Settings
-from knowledge.embeddings import LOCAL_DEFAULT, Embedder, HashingEmbedder, LocalEmbedder
-from knowledge.llm import ChatModel, OpenAIChat, OpenAIEndpoint
+from knowledge.models.embeddings import LOCAL_DEFAULT, Embedder, HashingEmbedder, LocalEmbedder
+from knowledge.models.llm import ChatModel, OpenAIChat, OpenAIEndpoint
 
 HASHING_MODEL = "hashing"  # a deterministic fake for tests and demos without torch
 
@@ -24,7 +24,7 @@ def build_embedder(settings: Settings) -> Embedder:
             cache_dir=settings.data_dir / "models",
         )
     if settings.llm_configured:
-        from knowledge.embeddings import OpenAIEmbedder
+        from knowledge.models.embeddings import OpenAIEmbedder
 
         return OpenAIEmbedder(name, _endpoint(settings))
     raise KnowbotError(

@@ -23,8 +23,8 @@ from bot.store.job_runs import JobRunStore
 from bot.store.rated import RatedAnswerStore
 from bot.store.suggestions import SuggestionStore
 from bot.store.threads import ThreadStore
-from knowledge.bounded_chat import BoundedChat
-from knowledge.llm import ChatModel, LLMParaphraser
+from knowledge.models.bounded_chat import BoundedChat
+from knowledge.models.llm import ChatModel, LLMParaphraser
 from knowledge.service import Knowledge, open_knowledge
 from knowledge.vocabulary import load_packs, use_vocabulary
 

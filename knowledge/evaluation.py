@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from knowledge.documents import ChunkDraft, ChunkKind
-from knowledge.ingest import Ingestor, Loaded
-from knowledge.kinds import SourceKind
-from knowledge.options import IngestOptions
-from knowledge.retrieval import Budget, Retriever
+from knowledge.ingest.ingestor import Ingestor, Loaded
+from knowledge.ingest.kinds import SourceKind
+from knowledge.ingest.options import IngestOptions
+from knowledge.search.retriever import Budget, Retriever
 
 EVAL_BUDGET = Budget(per_group={"documents": 50}, total=50)
 MAX_CHARS = 1500  # long passages are indexed as several chunks of one document

@@ -11,15 +11,15 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from knowledge.cache import TtlCache
 from knowledge.documents import GlossaryEntry, Triple
-from knowledge.embeddings import Embedder
-from knowledge.index import prepare_index
-from knowledge.ingest import Ingestor
-from knowledge.loaders.faq import Paraphraser
-from knowledge.naming import DocumentName, name_words, named_in, without_names
+from knowledge.models.embeddings import Embedder
+from knowledge.ingest.index import prepare_index
+from knowledge.ingest.ingestor import Ingestor
+from knowledge.reading.loaders.faq import Paraphraser
+from knowledge.search.naming import DocumentName, name_words, named_in, without_names
 from knowledge.nlp import content_words
-from knowledge.ranking import Hints
-from knowledge.retrieval import Budget, RetrievalResult, Retriever
-from knowledge.stages import Stage
+from knowledge.search.ranking import Hints
+from knowledge.search.retriever import Budget, RetrievalResult, Retriever
+from knowledge.search.stages import Stage
 from knowledge.store import glossary as glossary_store
 from knowledge.store import sources as source_store
 from knowledge.store import triples as triple_store

@@ -11,11 +11,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from bot.cli.state import state
 from bot.errors import KnowbotError
 from bot.wiring import open_services
-from knowledge.index import reindex
-from knowledge.ingest import IngestSummary
-from knowledge.kinds import SourceKind
-from knowledge.options import IngestOptions
-from knowledge.source_links import BadTemplate
+from knowledge.ingest.index import reindex
+from knowledge.ingest.ingestor import IngestSummary
+from knowledge.ingest.kinds import SourceKind
+from knowledge.ingest.options import IngestOptions
+from knowledge.ingest.source_links import BadTemplate
 
 out = Console()
 

@@ -8,12 +8,12 @@ from collections.abc import Sequence
 from bot.conversation.text import content_words
 from bot.conversation.types import Source
 from knowledge.documents import GlossaryEntry, Triple
-from knowledge.retrieval import Retrieved
+from knowledge.search.retriever import Retrieved
 
 MIN_DENSE_SIMILARITY = 0.35  # below this, a dense-only hit is not about the question
 MIN_SHARED_WORDS = 0.5  # or: at least half the question's content words appear in it
 TOP_TEXT_RANK = 2  # or: it is among the best full-text matches
-TITLE_MATCH = 0.1  # or: its clause title matched the question this much (knowledge.ranking)
+TITLE_MATCH = 0.1  # or: its clause title matched the question this much (knowledge.search.ranking)
 
 
 def relevant(chunks: Sequence[Retrieved], question: str) -> list[Retrieved]:

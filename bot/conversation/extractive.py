@@ -32,8 +32,8 @@ from bot.conversation.periods import line_period, other_period
 from bot.conversation.quantities import Quantity, Range, quantities, ranges
 from bot.conversation.text import content_words, readable
 from bot.conversation.types import Bullet, Source
-from knowledge.stages import ALL_STAGES, Stage
-from knowledge.statements import measure_inputs, statement_weight, statements_asked
+from knowledge.search.stages import ALL_STAGES, Stage
+from knowledge.search.statements import measure_inputs, statement_weight, statements_asked
 
 MAX_BULLET_CHARS = 400
 MAX_LIST_BULLET_CHARS = 700

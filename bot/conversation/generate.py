@@ -15,10 +15,10 @@ from bot.conversation.declining import Likeness
 from bot.conversation.extractive import quote
 from bot.conversation.focus import Focus, focus_of
 from bot.conversation.types import Bullet, Intent, Source
-from knowledge.injection import without_instructions
-from knowledge.llm import ChatModel, LLMError, StreamingChatModel
-from knowledge.reply_stream import TextSink
-from knowledge.stages import ALL_STAGES, Stage
+from knowledge.ingest.injection import without_instructions
+from knowledge.models.llm import ChatModel, LLMError, StreamingChatModel
+from knowledge.models.reply_stream import TextSink
+from knowledge.search.stages import ALL_STAGES, Stage
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +66,7 @@ def generate(
     """`on_text`: where the model's reply goes piece by piece while it is written (for
     streaming it to the user); the reply is read as a whole here, as without it.
     `likeness`: passages' similarity to the question, for choosing what to quote;
-    `stages`: the rules that choose it (see knowledge.stages)."""
+    `stages`: the rules that choose it (see knowledge.search.stages)."""
     prompt = prompts.load(prompt_name(intent), version)
     asked = focus or focus_of(question)
     quoted = partial(

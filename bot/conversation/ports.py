@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from bot.conversation.types import Answer, HistoryTurn, ThreadRef, Turn
 from knowledge.documents import GlossaryEntry, Triple
-from knowledge.retrieval import Budget, RetrievalResult
+from knowledge.search.retriever import Budget, RetrievalResult
 
 
 class Claims(Protocol):

@@ -18,7 +18,7 @@ from bot.conversation.rewrite import (
 )
 from bot.conversation.types import Expansion, HistoryTurn, Intent
 from knowledge.documents import GlossaryEntry
-from knowledge.llm import ChatModel, LLMError
+from knowledge.models.llm import ChatModel, LLMError
 
 log = logging.getLogger(__name__)
 

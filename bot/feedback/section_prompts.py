@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import zip_longest
 
 from bot.store.suggestions import SectionSeen
-from knowledge.numbering import numberings
+from knowledge.reading.numbering import numberings
 
 PATH_SEPARATOR = " > "
 DEFAULT_DOCUMENT = "the policy"

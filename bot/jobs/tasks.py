@@ -17,7 +17,7 @@ from bot.jobs.posters import DigestPoster, build_posters
 from bot.jobs.runner import JobBody, JobFailed, JobSpec
 from bot.settings import Settings
 from bot.wiring import Services
-from knowledge.options import IngestOptions
+from knowledge.ingest.options import IngestOptions
 
 REINGEST_JOB = "reingest"
 EXPIRE_JOB = "expire"

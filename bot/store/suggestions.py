@@ -15,7 +15,7 @@ from sqlalchemy.engine import Engine
 from bot.db.tables import answers, channel_settings, feedback, threads
 from bot.store.channels import DEFAULT_SCOPES
 from bot.store.rated import EVAL_PLATFORM
-from knowledge.tables import chunks
+from knowledge.store.tables import chunks
 
 _TEXTS = pg.ARRAY(sa.Text)
 _META = chunks.c.metadata_

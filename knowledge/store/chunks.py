@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from knowledge.cache import TtlCache
 from knowledge.store import fulltext
-from knowledge.tables import CHUNK_INDEX_NAME, chunks
+from knowledge.store.tables import CHUNK_INDEX_NAME, chunks
 
 SCOPE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$")
 HNSW = {"hnsw_m": 16, "hnsw_ef_construction": 64, "hnsw_ef_search": 100}

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from knowledge.tables import chunks
+from knowledge.store.tables import chunks
 
 GIN_INDEX = "kb_chunks_idx"  # on text_search_tsv (migration 0002)
 

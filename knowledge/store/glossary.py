@@ -8,7 +8,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from knowledge.documents import GlossaryEntry
-from knowledge.tables import kb_glossary
+from knowledge.store.tables import kb_glossary
 
 
 def replace(

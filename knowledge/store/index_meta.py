@@ -8,7 +8,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.engine import Connection
 
-from knowledge.tables import kb_index
+from knowledge.store.tables import kb_index
 
 DEFAULT_DIM = 384  # what migration 0002 sized the vector column for
 

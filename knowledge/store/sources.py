@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.engine import Connection
 
-from knowledge.tables import kb_sources
+from knowledge.store.tables import kb_sources
 
 
 @dataclass(frozen=True)

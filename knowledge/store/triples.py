@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from knowledge.documents import Triple
-from knowledge.tables import kb_triples
+from knowledge.store.tables import kb_triples
 
 
 def entity_key(name: str) -> str:

@@ -14,7 +14,7 @@ from bot.conversation.types import Answer, ThreadRef, Turn
 from bot.db.tables import answers, feedback
 from bot.settings import Settings
 from bot.wiring import Services, open_services
-from knowledge.options import IngestOptions
+from knowledge.ingest.options import IngestOptions
 from tests.fakes.knowledge_base import write_policy_kb
 
 FACTS = "subject,relation,object\nPlan A,covers,road ambulance\nPlan A,excludes,maternity\n"

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from sqlalchemy.engine import URL, Engine
 
 from bot.db.engine import create_async_engine
-from knowledge.embeddings import HashingEmbedder
+from knowledge.models.embeddings import HashingEmbedder
 from knowledge.service import Knowledge, open_knowledge
 
 

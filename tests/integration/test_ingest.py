@@ -9,8 +9,8 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.engine import URL, Engine
 
-from knowledge.kinds import SourceKind
-from knowledge.options import IngestOptions
+from knowledge.ingest.kinds import SourceKind
+from knowledge.ingest.options import IngestOptions
 from tests.integration.knowledge_fixtures import CountingEmbedder, make_knowledge
 
 POLICIES = """policy_number,holder,plan,region,premium
@@ -259,7 +259,7 @@ def test_faq_paraphrases_from_a_model_point_at_the_same_faq(
     engine: Engine, db_url: URL, tmp_path: Path
 ) -> None:
     from bot.db.engine import create_async_engine
-    from knowledge.llm import FakeChat, LLMParaphraser
+    from knowledge.models.llm import FakeChat, LLMParaphraser
     from knowledge.service import open_knowledge
 
     paraphraser = LLMParaphraser(

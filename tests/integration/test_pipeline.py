@@ -16,7 +16,7 @@ from bot.conversation.pipeline import NOT_FOUND
 from bot.conversation.types import Confidence, Intent
 from bot.settings import Settings
 from bot.wiring import Services, open_services
-from knowledge.options import IngestOptions
+from knowledge.ingest.options import IngestOptions
 from tests.fakes.knowledge_base import bot_settings
 from tests.fakes.openai_server import fake_openai
 

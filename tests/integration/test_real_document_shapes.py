@@ -14,7 +14,7 @@ from bot.adapters.console import console_turn
 from bot.conversation.types import Answer, Confidence
 from bot.settings import Settings
 from bot.wiring import Services, open_services
-from knowledge.options import IngestOptions
+from knowledge.ingest.options import IngestOptions
 from tests.fakes.knowledge_base import bot_settings
 
 PREAMBLE = (

@@ -13,9 +13,9 @@ from llama_index.core.vector_stores.types import (
 )
 from sqlalchemy.engine import URL, Engine
 
-from knowledge.embeddings import HashingEmbedder
-from knowledge.options import IngestOptions
-from knowledge.retrieval import Retriever
+from knowledge.models.embeddings import HashingEmbedder
+from knowledge.ingest.options import IngestOptions
+from knowledge.search.retriever import Retriever
 from knowledge.store import fulltext
 from knowledge.store.chunks import ChunkRecord
 from tests.integration.knowledge_fixtures import make_knowledge

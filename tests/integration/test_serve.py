@@ -14,7 +14,7 @@ from bot.server import build_web_app
 from bot.settings import Settings
 from bot.warmup import Readiness, warm_up
 from bot.wiring import open_services
-from knowledge.options import IngestOptions
+from knowledge.ingest.options import IngestOptions
 from tests.adapters.teams import activities as teams
 from tests.fakes.bot_connector import fake_connector
 from tests.fakes.knowledge_base import bot_settings

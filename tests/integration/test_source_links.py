@@ -13,7 +13,7 @@ from bot.adapters.console import console_turn
 from bot.feedback.export import record
 from bot.settings import Settings
 from bot.wiring import Services, open_services
-from knowledge.options import IngestOptions
+from knowledge.ingest.options import IngestOptions
 from tests.fakes.knowledge_base import bot_settings, write_policy_kb
 
 PAGE_LINK = "https://intranet.example.com/kb/{path}#:~:text={section}"

@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-from knowledge.bounded_chat import BoundedChat
-from knowledge.deadline import Deadline
-from knowledge.llm import LLMError
+from knowledge.models.bounded_chat import BoundedChat
+from knowledge.models.deadline import Deadline
+from knowledge.models.llm import LLMError
 
 
 class Flaky:

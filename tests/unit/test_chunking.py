@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from knowledge.blocks import Block, Para, TableBlock
-from knowledge.chunking import TARGET_CHARS, chunk_document
+from knowledge.reading.blocks import Block, Para, TableBlock
+from knowledge.reading.chunking import TARGET_CHARS, chunk_document
 from knowledge.documents import ChunkDraft, ChunkKind
-from knowledge.embedding_text import table_text
-from knowledge.loaders.tables import RawTable, continues, merge, normalize
+from knowledge.ingest.embedding_text import table_text
+from knowledge.reading.loaders.tables import RawTable, continues, merge, normalize
 
 
 def _chunks(*blocks: Block) -> list[ChunkDraft]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.conversation.generate import EXTRACTIVE, generate
 from bot.conversation.types import Intent, Source
-from knowledge.llm import FakeChat, LLMError
+from knowledge.models.llm import FakeChat, LLMError
 
 SOURCES = [
     Source(

@@ -9,9 +9,9 @@ import pytest
 
 from knowledge.documents import ChunkKind, FaqEntry, GlossaryEntry, Triple
 from knowledge.errors import SourceError
-from knowledge.loaders.faq import faq_chunks, key_sentences, read_faq
-from knowledge.loaders.glossary import glossary_chunks, read_glossary
-from knowledge.loaders.triples import read_triples, triple_chunks
+from knowledge.reading.loaders.faq import faq_chunks, key_sentences, read_faq
+from knowledge.reading.loaders.glossary import glossary_chunks, read_glossary
+from knowledge.reading.loaders.triples import read_triples, triple_chunks
 
 
 def write(tmp_path: Path, name: str, content: str) -> Path:

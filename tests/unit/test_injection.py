@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from knowledge.injection import addresses_assistant, without_instructions
+from knowledge.ingest.injection import addresses_assistant, without_instructions
 
 
 @pytest.mark.parametrize(

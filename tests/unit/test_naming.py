@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from knowledge.naming import DocumentName, name_words, named_in, without_names
+from knowledge.search.naming import DocumentName, name_words, named_in, without_names
 
 MEDICARE = DocumentName(1, "family_medicare_policy.pdf", name_words("family_medicare_policy.pdf"))
 

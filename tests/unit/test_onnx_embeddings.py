@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from knowledge.embeddings import LocalEmbedder
+from knowledge.models.embeddings import LocalEmbedder
 
 TEXTS = [
     "What is the PED waiting period?",

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from knowledge.documents import ChunkDraft, ChunkKind
-from knowledge.loaders.rulebooks import load_rulebook
+from knowledge.reading.loaders.rulebooks import load_rulebook
 from tests.unit.generated_pdf import DocumentPdf
 
 TEXT = "The insured person must keep every bill, prescription and report for the claim."

@@ -10,7 +10,7 @@ import pytest
 
 from knowledge.documents import ChunkKind
 from knowledge.errors import SourceError
-from knowledge.loaders.rows import RowsSpec, read_csv_rows, read_sql_rows, row_chunks
+from knowledge.reading.loaders.rows import RowsSpec, read_csv_rows, read_sql_rows, row_chunks
 
 MEMBERS_CSV = """policy_number,member_id,name,premium,start_date
 0000-0001,1,Asha Rao,1200.50,2026-01-15

@@ -16,7 +16,7 @@ from fpdf import FPDF
 
 from knowledge.documents import ChunkDraft, ChunkKind
 from knowledge.errors import SourceError
-from knowledge.loaders.rulebooks import RULEBOOK_SUFFIXES, load_rulebook
+from knowledge.reading.loaders.rulebooks import RULEBOOK_SUFFIXES, load_rulebook
 
 PLANS = [
     ["Plan", "Room rent", "ICU", "Cataract"],

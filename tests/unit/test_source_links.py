@@ -8,7 +8,7 @@ from collections.abc import Mapping
 import pytest
 
 from knowledge.documents import ChunkDraft, ChunkKind
-from knowledge.source_links import BadTemplate, UrlTemplate, link_values, linked
+from knowledge.ingest.source_links import BadTemplate, UrlTemplate, link_values, linked
 
 PDF = "https://intranet.example.com/policies/{path}#page={page}"
 

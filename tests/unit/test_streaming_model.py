@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from knowledge.bounded_chat import BoundedChat
-from knowledge.deadline import Deadline
-from knowledge.llm import FakeChat, LLMError, OpenAIChat, OpenAIEndpoint
+from knowledge.models.bounded_chat import BoundedChat
+from knowledge.models.deadline import Deadline
+from knowledge.models.llm import FakeChat, LLMError, OpenAIChat, OpenAIEndpoint
 from tests.fakes.openai_server import Misbehave, Stall, fake_openai
 
 REPLY = "- Claims are settled within 30 days [1]\n- Submit the form within 30 days [1]\n"

@@ -159,7 +159,7 @@ def test_one_embedding_call_per_answer_and_none_for_a_quote() -> None:
 
 @pytest.mark.slow
 def test_the_bundled_model_supports_a_rewording_and_not_the_wrong_block() -> None:
-    from knowledge.embeddings import LOCAL_DEFAULT, LocalEmbedder
+    from knowledge.models.embeddings import LOCAL_DEFAULT, LocalEmbedder
 
     threshold = fitted(LOCAL_DEFAULT)
     assert threshold is not None, "support_fitted.json has no threshold for the bundled model"

@@ -10,10 +10,10 @@ import pytest
 
 from bot.settings import Settings
 from bot.wiring import use_packs
-from knowledge.naming import name_words
-from knowledge.ranking import Hints, rerank
-from knowledge.retrieval import Retrieved
-from knowledge.statements import (
+from knowledge.search.naming import name_words
+from knowledge.search.ranking import Hints, rerank
+from knowledge.search.retriever import Retrieved
+from knowledge.search.statements import (
     measure_inputs,
     statement_weight,
     statements_asked,

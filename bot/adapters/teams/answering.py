@@ -33,7 +33,7 @@ from bot.adapters.teams.render import (
 from bot.adapters.teams.workers import Workers
 from bot.conversation.types import Answer
 from bot.wiring import Services
-from knowledge.deadline import Deadline
+from knowledge.models.deadline import Deadline
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from msrest.exceptions import ClientRequestError, HttpOperationError
 from bot.adapters.teams.connector import call_timeout
 from bot.adapters.teams.options import TeamsOptions
 from bot.adapters.teams.render import typing_activity
-from knowledge.deadline import Deadline
+from knowledge.models.deadline import Deadline
 
 log = logging.getLogger(__name__)
 

@@ -28,7 +28,7 @@ from bot.adapters.teams.streaming import (
     informative_activity,
     streaming_activity,
 )
-from knowledge.deadline import Deadline
+from knowledge.models.deadline import Deadline
 
 log = logging.getLogger(__name__)
 

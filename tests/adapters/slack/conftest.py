@@ -20,7 +20,7 @@ from bot.adapters.slack.http import SLACK_EVENTS
 from bot.server import build_web_app
 from bot.settings import Settings
 from bot.wiring import Services, open_services
-from knowledge.options import IngestOptions
+from knowledge.ingest.options import IngestOptions
 from tests.adapters.slack.payloads import SECRET, signed_headers
 from tests.fakes.knowledge_base import bot_settings
 from tests.fakes.openai_server import free_port

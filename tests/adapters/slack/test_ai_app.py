@@ -17,8 +17,8 @@ from bot.conversation.types import ThreadRef, Turn
 from bot.settings import Settings
 from bot.store.feedback import Rating
 from bot.wiring import Services
-from knowledge.kinds import SourceKind
-from knowledge.options import IngestOptions
+from knowledge.ingest.kinds import SourceKind
+from knowledge.ingest.options import IngestOptions
 from tests.adapters.slack.conftest import SlackBotUnderTest
 from tests.adapters.slack.payloads import (
     CHANNEL,

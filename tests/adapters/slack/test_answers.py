@@ -10,7 +10,7 @@ import pytest
 
 from bot.settings import Settings
 from bot.wiring import Services, open_services
-from knowledge.options import IngestOptions
+from knowledge.ingest.options import IngestOptions
 from tests.adapters.slack.conftest import SlackBotUnderTest, running_bot, slack_settings
 from tests.adapters.slack.payloads import (
     CHANNEL,

@@ -15,7 +15,7 @@ from sqlalchemy.engine import URL
 from bot.adapters.slack.answering import CANNOT_ANSWER
 from bot.settings import Settings
 from bot.wiring import Services, open_services
-from knowledge.options import IngestOptions
+from knowledge.ingest.options import IngestOptions
 from tests.adapters.slack.conftest import SlackBotUnderTest, running_bot, slack_settings
 from tests.adapters.slack.payloads import CHANNEL, DM, direct_message, mention, message
 from tests.conftest import admin_execute

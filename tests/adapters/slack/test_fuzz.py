@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from bot.server import build_web_app
 from bot.settings import Settings
 from bot.wiring import open_services
-from knowledge.options import IngestOptions
+from knowledge.ingest.options import IngestOptions
 from tests.adapters.slack.conftest import slack_settings
 from tests.adapters.slack.payloads import SECRET, mention
 from tests.fakes.fuzz import Body, as_json, slack_bodies

@@ -10,7 +10,7 @@ import pytest
 
 from bot.settings import Settings
 from bot.wiring import open_services
-from knowledge.options import IngestOptions
+from knowledge.ingest.options import IngestOptions
 from tests.adapters.slack.conftest import running_bot, slack_settings
 from tests.adapters.slack.payloads import mention, message
 from tests.fakes.openai_server import Misbehave, fake_openai

@@ -19,7 +19,7 @@ from bot.adapters.teams.options import TeamsOptions
 from bot.server import build_web_app
 from bot.settings import Settings
 from bot.wiring import Services, open_services
-from knowledge.options import IngestOptions
+from knowledge.ingest.options import IngestOptions
 from tests.fakes.bot_connector import FakeConnector, fake_connector
 from tests.fakes.knowledge_base import bot_settings
 from tests.fakes.openai_server import serve_app

@@ -1,0 +1,153 @@
+"""Small to big: a hit that is one part of a longer clause is widened to the clause.
+
+Clauses longer than the embedding model reads are split into parts, and the part that
+matches a question is often a fragment — one item of a list whose lead-in ("The claim is
+to be supported with the following documents:") sits in the part before, or the end of a
+sentence that began in it. Widening a hit to its neighbours (up to a budget) gives the
+answer, and whoever reads the source, the whole clause; parts of the same clause found
+separately are kept once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from knowledge.store.chunks import ChunkHit, ChunkStore
+
+if TYPE_CHECKING:
+    from knowledge.search.retriever import Retrieved
+
+MAX_CLAUSE_CHARS = 2200
+REACH = 2  # parts of a clause this close to a kept part come back through its widening
+_PART = re.compile(r"-c(\d+)(?:-(\d+))?$")
+_PAGES = re.compile(r"^pp?\. \d+(?:–\d+)?")
+
+
+def one_per_clause(chunks: Sequence[Retrieved]) -> list[Retrieved]:
+    """The best-ranked part of each stretch of a clause; the parts near it come back
+    through `widen`. A long section (a filing's "Overview", pages of parts) can hold two
+    answers far apart: a part beyond the reach of every kept part is kept too."""
+    kept: dict[tuple[object, str], list[int]] = {}
+    out = []
+    for chunk in chunks:
+        clause = _clause(chunk)
+        if clause is not None:
+            part = _order_of(chunk.metadata)[0]
+            near = kept.setdefault(clause, [])
+            if any(abs(part - other) <= REACH for other in near):
+                continue
+            near.append(part)
+        out.append(chunk)
+    return out
+
+
+def widen(chunks: Sequence[Retrieved], store: ChunkStore) -> list[Retrieved]:
+    """Each rulebook hit with its clause's neighbouring parts, in reading order."""
+    clauses = {c for chunk in chunks if (c := _clause(chunk)) is not None}
+    if not clauses:
+        return list(chunks)
+    parts: dict[tuple[object, str], list[ChunkHit]] = {}
+    pairs = [(int(str(sid)), section) for sid, section in clauses]
+    for hit in store.section_chunks(pairs):
+        found: tuple[object, str] = (hit.metadata.get("source_id"), str(hit.metadata["section"]))
+        parts.setdefault(found, []).append(hit)
+    taken = {chunk.node_id for chunk in chunks}  # a kept part is never another's widening
+    out = []
+    for chunk in chunks:
+        clause = _clause(chunk)
+        siblings = parts.get(clause) if clause is not None else None
+        if siblings and len(siblings) > 1:
+            free = [h for h in siblings if h.node_id == chunk.node_id or h.node_id not in taken]
+            chunk, used = _widened(chunk, free)
+            taken |= used
+        out.append(chunk)
+    return out
+
+
+def _clause(chunk: Retrieved) -> tuple[object, str] | None:
+    section = chunk.metadata.get("section")
+    sid = chunk.metadata.get("source_id")
+    if chunk.kind != "rulebook" or not section or sid is None:
+        return None
+    if not _PART.search(str(chunk.metadata.get("key") or "")):
+        return None
+    return (sid, str(section))
+
+
+def _order(hit: ChunkHit) -> tuple[int, int]:
+    return _order_of(hit.metadata)
+
+
+def _order_of(metadata: dict[str, object]) -> tuple[int, int]:
+    m = _PART.search(str(metadata.get("key") or ""))
+    return (int(m.group(1)), int(m.group(2) or 0)) if m else (0, 0)
+
+
+def _widened(chunk: Retrieved, siblings: list[ChunkHit]) -> tuple[Retrieved, set[str]]:
+    """`chunk` grown over its clause's neighbouring parts, and the parts it took."""
+    ordered = sorted(siblings, key=lambda h: (_pages(h) or (0, 0), _order(h)))
+    at = next((i for i, h in enumerate(ordered) if h.node_id == chunk.node_id), None)
+    if at is None:
+        return chunk, {chunk.node_id}
+    head, _, _ = chunk.text.partition("\n")
+    bodies = [_body(h.text, head) for h in ordered]
+    lo, hi = at, at
+    size = len(bodies[at])
+    while True:
+        grown = False
+        for j in (lo - 1, hi + 1):
+            edge = ordered[lo] if j < lo else ordered[hi]
+            near = 0 <= j < len(bodies) and _next_part(edge, ordered[j])
+            if near and size + len(bodies[j]) <= MAX_CLAUSE_CHARS:
+                size += len(bodies[j])
+                lo, hi = min(lo, j), max(hi, j)
+                grown = True
+        if not grown:
+            break
+    used = {h.node_id for h in ordered[lo : hi + 1]}
+    if lo == hi:
+        return chunk, used
+    lines: list[str] = []
+    for body in bodies[lo : hi + 1]:
+        for line in body.splitlines():
+            if line.strip() and line not in lines[-3:]:  # a part repeats the last one's end
+                lines.append(line)
+    text = "\n".join([head, *lines])
+    metadata = {**chunk.metadata, "widened": hi - lo + 1}
+    pages = [_pages(h) for h in ordered[lo : hi + 1]]
+    if not all(pages):
+        return replace(chunk, text=text, metadata=metadata), used
+    first = min(p[0] for p in pages if p)
+    last = max(p[1] for p in pages if p)
+    metadata |= {"page": first, "page_end": last} if last != first else {"page": first}
+    shown = f"pp. {first}–{last}" if last != first else f"p. {first}"
+    location = _PAGES.sub(shown, chunk.location)
+    return replace(chunk, text=text, metadata=metadata, location=location), used
+
+
+def _next_part(one: ChunkHit, other: ChunkHit) -> bool:
+    """Two parts of one clause: consecutive part numbers on the same or the next page (a
+    heading printed again elsewhere in the document is another clause)."""
+    a, b = sorted((one, other), key=_order)
+    if _order(b)[0] - _order(a)[0] != 1:
+        return False
+    pages_a, pages_b = _pages(a), _pages(b)
+    if pages_a is None or pages_b is None:
+        return True
+    return 0 <= pages_b[0] - pages_a[1] <= 1
+
+
+def _body(text: str, head: str) -> str:
+    first, _, rest = text.partition("\n")
+    return rest if first == head else text
+
+
+def _pages(hit: ChunkHit) -> tuple[int, int] | None:
+    page = hit.metadata.get("page")
+    if page is None:
+        return None
+    first = int(str(page))
+    return first, int(str(hit.metadata.get("page_end") or first))
