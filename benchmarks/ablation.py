@@ -55,7 +55,7 @@ from knowledge.evaluation import EVAL_BUDGET, corpus_drafts, read_beir
 from knowledge.ingest.ingestor import Loaded
 from knowledge.ingest.kinds import SourceKind
 from knowledge.ingest.options import IngestOptions
-from knowledge.search.retriever import Retrieved
+from knowledge.search.retrieved import Retrieved
 from knowledge.search.stages import ALL_STAGES, Stage
 
 DEFAULT_EVAL = Path(__file__).resolve().parents[1] / ".." / "shared" / "eval"

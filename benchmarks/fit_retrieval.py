@@ -9,7 +9,7 @@ Run by hand, from the project folder, on a data folder the ablation has filled:
 For each weight of the full-text score next to cosine similarity, every set's headline
 (evidence in the listed sources, or MRR@10) is measured on the `fit` half (questions split
 by a hash of their text) and the weight with the best mean is chosen; both halves are
-printed. `--write` stores the choice and the numbers behind it in `knowledge/fitted.json`,
+printed. `--write` stores the choice and the numbers behind it in `knowledge/search/fitted.json`,
 which the retriever reads.
 """
 
@@ -34,7 +34,8 @@ from benchmarks.ablation import (
 from bot.settings import Settings
 from bot.wiring import open_services
 from knowledge.search.fitted import FITTED_FILE
-from knowledge.search.retriever import FusionWeights, Retrieved
+from knowledge.search.fusion import FusionWeights
+from knowledge.search.retrieved import Retrieved
 
 GRID = "0,0.1,0.2,0.3,0.45,0.6"
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from benchmarks.setup import bench_database
 from bot.db.engine import create_async_engine
-from knowledge.models.embeddings import LocalEmbedder
 from knowledge.ingest.options import IngestOptions
+from knowledge.models.embeddings import LocalEmbedder
 from knowledge.service import open_knowledge
 
 ROWS = 3000

@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from benchmarks.setup import bench_database, report
 from bot.db.engine import create_async_engine
 from knowledge.models.embeddings import HashingEmbedder
-from knowledge.search.retriever import DEFAULT_BUDGET
+from knowledge.search.budget import DEFAULT_BUDGET
 from knowledge.service import open_knowledge
 from knowledge.store import fulltext, index_meta
 

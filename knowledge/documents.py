@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+PATH_SEPARATOR = " > "  # between a section path's headings: "2 Definitions > 2.22 Hospital"
+
 
 class ChunkKind(StrEnum):
     RULEBOOK = "rulebook"  # a passage of a policy document

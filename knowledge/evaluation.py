@@ -14,7 +14,8 @@ from knowledge.documents import ChunkDraft, ChunkKind
 from knowledge.ingest.ingestor import Ingestor, Loaded
 from knowledge.ingest.kinds import SourceKind
 from knowledge.ingest.options import IngestOptions
-from knowledge.search.retriever import Budget, Retriever
+from knowledge.search.budget import Budget
+from knowledge.search.retriever import Retriever
 
 EVAL_BUDGET = Budget(per_group={"documents": 50}, total=50)
 MAX_CHARS = 1500  # long passages are indexed as several chunks of one document

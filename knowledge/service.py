@@ -11,14 +11,14 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from knowledge.cache import TtlCache
 from knowledge.documents import GlossaryEntry, Triple
-from knowledge.models.embeddings import Embedder
 from knowledge.ingest.index import prepare_index
 from knowledge.ingest.ingestor import Ingestor
+from knowledge.models.embeddings import Embedder
 from knowledge.reading.loaders.faq import Paraphraser
-from knowledge.search.naming import DocumentName, name_words, named_in, without_names
-from knowledge.nlp import content_words
-from knowledge.search.ranking import Hints
-from knowledge.search.retriever import Budget, RetrievalResult, Retriever
+from knowledge.search.budget import Budget
+from knowledge.search.naming import DocumentName, name_words, narrowed
+from knowledge.search.retrieved import Hints, RetrievalResult
+from knowledge.search.retriever import Retriever
 from knowledge.search.stages import Stage
 from knowledge.store import glossary as glossary_store
 from knowledge.store import sources as source_store
@@ -45,13 +45,9 @@ class Knowledge:
         that happen to name the product; full text still sees it, weighed by its rarity."""
         on = self.retriever.stages
         every = self.document_names(scopes) if Stage.NAMING in on else []
-        named = named_in(query, every)
-        sources = [n.source_id for n in named] if named and len(named) < len(every) else None
-        searched = query
-        if Stage.NAME_OUT in on:
-            searched = without_names(query, [n for n in named if self._rarely_repeated(n)])
-            if not content_words(searched):
-                searched = query
+        named, sources, searched = narrowed(
+            query, every, self._rarely_repeated if Stage.NAME_OUT in on else None
+        )
         result = self.retriever.retrieve(
             searched,
             scopes=scopes,

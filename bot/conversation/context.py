@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from bot.conversation.text import content_words
 from bot.conversation.types import Source
 from knowledge.documents import GlossaryEntry, Triple
-from knowledge.search.retriever import Retrieved
+from knowledge.search.retrieved import Retrieved
 
 MIN_DENSE_SIMILARITY = 0.35  # below this, a dense-only hit is not about the question
 MIN_SHARED_WORDS = 0.5  # or: at least half the question's content words appear in it

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.conversation.types import Source
-from knowledge.search.retriever import Retrieved
+from knowledge.search.retrieved import Retrieved
 
 
 def with_links(sources: Sequence[Source], chunks: Sequence[Retrieved]) -> list[Source]:

@@ -37,11 +37,12 @@ from bot.conversation.types import (
     Turn,
 )
 from bot.conversation.understand import intent_of, rewrite
+from knowledge.documents import GlossaryEntry, Triple
 from knowledge.models.bounded_chat import BoundedChat
 from knowledge.models.deadline import Deadline
-from knowledge.documents import GlossaryEntry, Triple
 from knowledge.models.llm import ChatModel, LLMError
-from knowledge.search.retriever import Budget, Retrieved
+from knowledge.search.budget import Budget
+from knowledge.search.retrieved import Retrieved
 from knowledge.search.stages import Stage
 from knowledge.store.triples import entity_key
 

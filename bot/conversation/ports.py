@@ -8,7 +8,8 @@ from typing import Any, Protocol
 
 from bot.conversation.types import Answer, HistoryTurn, ThreadRef, Turn
 from knowledge.documents import GlossaryEntry, Triple
-from knowledge.search.retriever import Budget, RetrievalResult
+from knowledge.search.budget import Budget
+from knowledge.search.retrieved import RetrievalResult
 
 
 class Claims(Protocol):

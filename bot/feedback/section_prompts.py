@@ -11,9 +11,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import zip_longest
 
 from bot.store.suggestions import SectionSeen
+from knowledge.documents import PATH_SEPARATOR
 from knowledge.reading.numbering import numberings
 
-PATH_SEPARATOR = " > "
 DEFAULT_DOCUMENT = "the policy"
 MAX_TITLE_WORDS = 8
 MAX_TITLE_CHARS = 70

@@ -9,9 +9,9 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from knowledge.documents import ChunkDraft, ChunkKind
+from knowledge.errors import IndexModelMismatch
 from knowledge.ingest.embedding_text import embed_text
 from knowledge.models.embeddings import Embedder
-from knowledge.errors import IndexModelMismatch
 from knowledge.store import index_meta
 from knowledge.store.tables import chunks
 

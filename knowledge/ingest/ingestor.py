@@ -22,20 +22,20 @@ from typing import Any
 from sqlalchemy.engine import Connection, Engine
 
 from knowledge.documents import ChunkDraft, GlossaryEntry, Triple
-from knowledge.ingest.embedding_text import RECIPE, embed_text
-from knowledge.models.embeddings import Embedder
 from knowledge.errors import SourceError
+from knowledge.ingest.embedding_text import RECIPE, embed_text
 from knowledge.ingest.facts import derive_facts
 from knowledge.ingest.injection import addresses_assistant
 from knowledge.ingest.kinds import KNOWN_SUFFIXES, SourceKind, detect_kind
+from knowledge.ingest.manifest import options_for, read_manifest
+from knowledge.ingest.options import IngestOptions
+from knowledge.ingest.source_links import linked
+from knowledge.models.embeddings import Embedder
 from knowledge.reading.loaders import faq as faq_loader
 from knowledge.reading.loaders import glossary as glossary_loader
 from knowledge.reading.loaders import rows as rows_loader
 from knowledge.reading.loaders import triples as triples_loader
 from knowledge.reading.loaders.rulebooks import load_rulebook
-from knowledge.ingest.manifest import options_for, read_manifest
-from knowledge.ingest.options import IngestOptions
-from knowledge.ingest.source_links import linked
 from knowledge.store import glossary as glossary_store
 from knowledge.store import sources as source_store
 from knowledge.store import triples as triple_store

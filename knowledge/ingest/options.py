@@ -18,7 +18,7 @@ class IngestOptions:
     group: str | None = None
     metrics: tuple[str, ...] = ()
     name: str | None = None  # table name for rows (defaults to the file stem)
-    url: str | None = None  # link template (knowledge.ingest.source_links), e.g. ".../{path}#page={page}"
+    url: str | None = None  # link template (ingest.source_links): ".../{path}#page={page}"
 
     def __post_init__(self) -> None:
         if self.url is not None:

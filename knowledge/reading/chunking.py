@@ -16,8 +16,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from knowledge.documents import PATH_SEPARATOR, ChunkDraft, ChunkKind
 from knowledge.reading.blocks import Block, PageMarks, Para, TableBlock
-from knowledge.documents import ChunkDraft, ChunkKind
 from knowledge.reading.heading_chain import choose_numbered_headings
 from knowledge.reading.loaders.tables import Grid, RenderedRow, render
 from knowledge.reading.numbering import clip
@@ -27,7 +27,6 @@ from knowledge.reading.sentences import sentence_spans
 TARGET_CHARS = 1000
 MAX_OVERLAP_CHARS = 300
 MAX_INTRO_CHARS = 200
-PATH_SEPARATOR = " > "
 
 
 @dataclass

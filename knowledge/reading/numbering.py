@@ -2,7 +2,8 @@
 
 A number alone does not make a heading (list items and cross-references are numbered too);
 this module only says what the number could be and what title follows it. Which readings
-become headings is the outline's decision (`knowledge.reading.outline`, `knowledge.reading.heading_chain`).
+become headings is the outline's decision (`knowledge.reading.outline`,
+`knowledge.reading.heading_chain`).
 """
 
 from __future__ import annotations

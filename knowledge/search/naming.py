@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 
+from knowledge.nlp import content_words
 from knowledge.vocabulary import active
 
 # Words that describe the version, date or file type of a document rather than name it.
@@ -78,6 +79,26 @@ def without_names(question: str, names: Sequence[DocumentName]) -> str:
         phrase = r"[\s_-]*".join(re.escape(w) for w in name.words)
         stripped = re.sub(rf"(?i)\b{phrase}(?:['’]s)?\b", " ", stripped)
     return re.sub(r"\s{2,}", " ", stripped).strip()
+
+
+def narrowed(
+    question: str,
+    documents: Sequence[DocumentName],
+    rarely_repeated: Callable[[DocumentName], bool] | None,
+) -> tuple[list[DocumentName], list[int] | None, str]:
+    """The naming stage: the `documents` the question names, the sources search is kept
+    to (None: all, when it names none or every one of them), and the text to embed. A
+    name its own document rarely repeats (`rarely_repeated`; None: keep every name) is
+    left out of the embedded text, where it would pull the question toward the few chunks
+    that happen to name the product; full text still sees it, weighed by its rarity."""
+    named = named_in(question, documents)
+    sources = [n.source_id for n in named] if named and len(named) < len(documents) else None
+    searched = question
+    if rarely_repeated is not None:
+        searched = without_names(question, [n for n in named if rarely_repeated(n)])
+        if not content_words(searched):
+            searched = question
+    return named, sources, searched
 
 
 def _question_words(question: str) -> set[str]:

@@ -13,16 +13,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache
-from typing import TYPE_CHECKING
 
+from knowledge.documents import PATH_SEPARATOR
 from knowledge.nlp import content_stems
+from knowledge.search.retrieved import Hints, Retrieved
 from knowledge.search.stages import ALL_STAGES, Stage
-from knowledge.search.statements import PATH_SEPARATOR, statement_weight, statements_asked
-
-if TYPE_CHECKING:
-    from knowledge.search.retriever import Retrieved
+from knowledge.search.statements import statement_weight, statements_asked
 
 TITLE_WEIGHT = 0.1  # all of the question's topic words in the title
 WHOLE_TITLE_WEIGHT = 0.05  # ... and the title is nothing but asked words
@@ -45,13 +43,6 @@ _NUMBERING = re.compile(
 @cache
 def _frame() -> frozenset[str]:
     return frozenset(content_stems(_FRAME))
-
-
-@dataclass(frozen=True)
-class Hints:
-    """What the question is about, as the answer side read it."""
-
-    question: str  # without the names of documents it names
 
 
 _BOOSTS = frozenset({Stage.TITLE_BOOST, Stage.STATEMENT_BOOST})

@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from knowledge.documents import PATH_SEPARATOR
 from knowledge.vocabulary import Vocabulary, active
 
-PATH_SEPARATOR = " > "
 SUPPLEMENTARY_SHARE = 1 / 3  # what a statement for a part, or inside a note, counts for
 
 

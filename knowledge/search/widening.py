@@ -13,40 +13,17 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
+from knowledge.search.retrieved import Retrieved, clause_of, part_order
 from knowledge.store.chunks import ChunkHit, ChunkStore
 
-if TYPE_CHECKING:
-    from knowledge.search.retriever import Retrieved
-
 MAX_CLAUSE_CHARS = 2200
-REACH = 2  # parts of a clause this close to a kept part come back through its widening
-_PART = re.compile(r"-c(\d+)(?:-(\d+))?$")
 _PAGES = re.compile(r"^pp?\. \d+(?:–\d+)?")
-
-
-def one_per_clause(chunks: Sequence[Retrieved]) -> list[Retrieved]:
-    """The best-ranked part of each stretch of a clause; the parts near it come back
-    through `widen`. A long section (a filing's "Overview", pages of parts) can hold two
-    answers far apart: a part beyond the reach of every kept part is kept too."""
-    kept: dict[tuple[object, str], list[int]] = {}
-    out = []
-    for chunk in chunks:
-        clause = _clause(chunk)
-        if clause is not None:
-            part = _order_of(chunk.metadata)[0]
-            near = kept.setdefault(clause, [])
-            if any(abs(part - other) <= REACH for other in near):
-                continue
-            near.append(part)
-        out.append(chunk)
-    return out
 
 
 def widen(chunks: Sequence[Retrieved], store: ChunkStore) -> list[Retrieved]:
     """Each rulebook hit with its clause's neighbouring parts, in reading order."""
-    clauses = {c for chunk in chunks if (c := _clause(chunk)) is not None}
+    clauses = {c for chunk in chunks if (c := clause_of(chunk)) is not None}
     if not clauses:
         return list(chunks)
     parts: dict[tuple[object, str], list[ChunkHit]] = {}
@@ -57,7 +34,7 @@ def widen(chunks: Sequence[Retrieved], store: ChunkStore) -> list[Retrieved]:
     taken = {chunk.node_id for chunk in chunks}  # a kept part is never another's widening
     out = []
     for chunk in chunks:
-        clause = _clause(chunk)
+        clause = clause_of(chunk)
         siblings = parts.get(clause) if clause is not None else None
         if siblings and len(siblings) > 1:
             free = [h for h in siblings if h.node_id == chunk.node_id or h.node_id not in taken]
@@ -67,23 +44,8 @@ def widen(chunks: Sequence[Retrieved], store: ChunkStore) -> list[Retrieved]:
     return out
 
 
-def _clause(chunk: Retrieved) -> tuple[object, str] | None:
-    section = chunk.metadata.get("section")
-    sid = chunk.metadata.get("source_id")
-    if chunk.kind != "rulebook" or not section or sid is None:
-        return None
-    if not _PART.search(str(chunk.metadata.get("key") or "")):
-        return None
-    return (sid, str(section))
-
-
 def _order(hit: ChunkHit) -> tuple[int, int]:
-    return _order_of(hit.metadata)
-
-
-def _order_of(metadata: dict[str, object]) -> tuple[int, int]:
-    m = _PART.search(str(metadata.get("key") or ""))
-    return (int(m.group(1)), int(m.group(2) or 0)) if m else (0, 0)
+    return part_order(hit.metadata)
 
 
 def _widened(chunk: Retrieved, siblings: list[ChunkHit]) -> tuple[Retrieved, set[str]]:

@@ -1,1 +1,4 @@
-"""SQL for the knowledge side lives here, one module per entity."""
+"""SQL for the knowledge side, one module per entity, over the table handles in `tables`.
+
+May import the shared modules of `knowledge` only.
+"""

@@ -16,8 +16,8 @@ from bot.conversation.pipeline import NOT_FOUND, Pipeline
 from bot.conversation.types import Answer, Confidence
 from bot.settings import Settings
 from bot.wiring import open_services
-from knowledge.models.embeddings import LOCAL_DEFAULT
 from knowledge.ingest.options import IngestOptions
+from knowledge.models.embeddings import LOCAL_DEFAULT
 from tests.conftest import _ENV_NAMES, TEMPLATE_DB, admin_execute, fresh_database
 from tests.fakes.openai_server import fake_openai
 

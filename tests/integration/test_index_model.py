@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import URL, Engine
 
-from knowledge.models.embeddings import HashingEmbedder
 from knowledge.errors import IndexModelMismatch
 from knowledge.ingest.index import reindex
 from knowledge.ingest.options import IngestOptions
+from knowledge.models.embeddings import HashingEmbedder
 from tests.integration.knowledge_fixtures import make_knowledge
 
 

@@ -13,8 +13,8 @@ from llama_index.core.vector_stores.types import (
 )
 from sqlalchemy.engine import URL, Engine
 
-from knowledge.models.embeddings import HashingEmbedder
 from knowledge.ingest.options import IngestOptions
+from knowledge.models.embeddings import HashingEmbedder
 from knowledge.search.retriever import Retriever
 from knowledge.store import fulltext
 from knowledge.store.chunks import ChunkRecord

@@ -15,9 +15,9 @@ from sqlalchemy.engine import URL, Engine
 from bot.conversation.focus import search_text
 from bot.conversation.pipeline import DOCS
 from bot.db.engine import create_async_engine
-from knowledge.models.embeddings import LocalEmbedder
 from knowledge.ingest.options import IngestOptions
-from knowledge.search.retriever import Retrieved
+from knowledge.models.embeddings import LocalEmbedder
+from knowledge.search.retrieved import Retrieved
 from knowledge.service import Knowledge, open_knowledge
 
 POLICY = """# Acme Health Shield policy wording

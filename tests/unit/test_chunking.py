@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from knowledge.reading.blocks import Block, Para, TableBlock
-from knowledge.reading.chunking import TARGET_CHARS, chunk_document
 from knowledge.documents import ChunkDraft, ChunkKind
 from knowledge.ingest.embedding_text import table_text
+from knowledge.reading.blocks import Block, Para, TableBlock
+from knowledge.reading.chunking import TARGET_CHARS, chunk_document
 from knowledge.reading.loaders.tables import RawTable, continues, merge, normalize
 
 

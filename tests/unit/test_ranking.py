@@ -3,8 +3,9 @@ question ("cash flow statement") is found under its title written another way.""
 
 from __future__ import annotations
 
-from knowledge.search.ranking import Hints, rerank
-from knowledge.search.retriever import FusionWeights, Retrieved, fuse
+from knowledge.search.fusion import FusionWeights, fuse
+from knowledge.search.ranking import rerank
+from knowledge.search.retrieved import Hints, Retrieved
 from knowledge.search.statements import statement_weight
 from knowledge.store.chunks import ChunkHit
 

@@ -11,8 +11,8 @@ import pytest
 from bot.settings import Settings
 from bot.wiring import use_packs
 from knowledge.search.naming import name_words
-from knowledge.search.ranking import Hints, rerank
-from knowledge.search.retriever import Retrieved
+from knowledge.search.ranking import rerank
+from knowledge.search.retrieved import Hints, Retrieved
 from knowledge.search.statements import (
     measure_inputs,
     statement_weight,

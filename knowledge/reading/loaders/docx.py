@@ -21,8 +21,8 @@ from docx.table import Table, _Cell
 from docx.text.paragraph import Paragraph
 from lxml.etree import XMLSyntaxError
 
-from knowledge.reading.blocks import Block, Para, table_blocks
 from knowledge.errors import SourceError
+from knowledge.reading.blocks import Block, Para, table_blocks
 from knowledge.reading.loaders.tables import RawTable
 
 _HEADING_STYLE = re.compile(r"(?i)^heading\s*(\d)$")

@@ -17,8 +17,8 @@ from typing import Any, Protocol
 
 from knowledge.documents import ChunkDraft, ChunkKind, FaqEntry
 from knowledge.errors import SourceError
-from knowledge.reading.loaders.rows import Record, listing, read_records, read_text
 from knowledge.nlp import content_stems, normalize_whitespace, sentences
+from knowledge.reading.loaders.rows import Record, listing, read_records, read_text
 
 QUESTION_NAMES = ("question", "q", "query", "title")
 ANSWER_NAMES = ("answer", "a", "response", "text")

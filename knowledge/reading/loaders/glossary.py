@@ -11,8 +11,8 @@ from pathlib import Path
 
 from knowledge.documents import ChunkDraft, ChunkKind, GlossaryEntry
 from knowledge.errors import SourceError
-from knowledge.reading.loaders.rows import Record, listing, read_records
 from knowledge.nlp import normalize_whitespace
+from knowledge.reading.loaders.rows import Record, listing, read_records
 
 TERM_NAMES = frozenset({"term", "abbreviation", "abbrev", "acronym", "short form", "initialism"})
 EXPANSION_NAMES = frozenset(

@@ -16,8 +16,8 @@ from bs4 import BeautifulSoup, Comment, NavigableString, Tag
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from knowledge.reading.blocks import Block, Para, table_blocks
 from knowledge.errors import SourceError
+from knowledge.reading.blocks import Block, Para, table_blocks
 from knowledge.reading.loaders.tables import RawTable
 
 _BLOCK_TAGS = {"p", "pre", "blockquote", "dt", "dd", "caption", "figcaption", "address"}

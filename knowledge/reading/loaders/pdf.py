@@ -21,8 +21,8 @@ from pdfminer.psexceptions import PSException
 from pdfplumber.page import Page
 from pdfplumber.utils.exceptions import PdfminerException
 
-from knowledge.reading.blocks import Block, Para, TableBlock
 from knowledge.errors import SourceError
+from knowledge.reading.blocks import Block, Para, TableBlock
 from knowledge.reading.loaders.pdf_columns import read_columns
 from knowledge.reading.loaders.pdf_figures import page_numbers, read_figures
 from knowledge.reading.loaders.pdf_lines import Line, line_from, rejoin_split_words

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from knowledge.reading.blocks import Block
-from knowledge.reading.chunking import chunk_document
 from knowledge.documents import ChunkDraft
 from knowledge.errors import SourceError
+from knowledge.reading.blocks import Block
+from knowledge.reading.chunking import chunk_document
 from knowledge.reading.loaders.docx import read_docx
 from knowledge.reading.loaders.markup import read_html, read_markdown, read_text
 from knowledge.reading.loaders.pdf import read_pdf

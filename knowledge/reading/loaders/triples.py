@@ -15,8 +15,8 @@ from pathlib import Path
 
 from knowledge.documents import ChunkDraft, ChunkKind, Triple
 from knowledge.errors import SourceError
-from knowledge.reading.loaders.rows import Record, read_records
 from knowledge.nlp import normalize_whitespace
+from knowledge.reading.loaders.rows import Record, read_records
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,82 @@
+"""The core's cut: one candidate per text and per FAQ, one per stretch of a clause (the
+widening stage brings its neighbours back), and a budget per kind of source."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from knowledge.documents import ChunkKind
+from knowledge.search.retrieved import Retrieved, clause_of, part_order
+
+REACH = 2  # parts of a clause this close to a kept part come back through its widening
+
+KIND_GROUP = {
+    ChunkKind.RULEBOOK.value: "documents",
+    ChunkKind.TABLE.value: "documents",
+    ChunkKind.ROW.value: "rows",
+    ChunkKind.FACT.value: "rows",
+    ChunkKind.FAQ.value: "faq",
+    ChunkKind.GLOSSARY.value: "glossary",
+    ChunkKind.TRIPLE.value: "graph",
+}
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How many chunks of each group may come back, and how many in all."""
+
+    per_group: dict[str, int]
+    total: int
+
+
+DEFAULT_BUDGET = Budget(
+    per_group={"documents": 6, "rows": 5, "faq": 2, "glossary": 2, "graph": 2}, total=8
+)
+
+
+def dedupe(chunks: list[Retrieved]) -> list[Retrieved]:
+    """One chunk per identical text, and one per FAQ (paraphrases point at the same FAQ)."""
+    seen: set[str] = set()
+    out = []
+    for chunk in chunks:
+        marks = {f"text:{chunk.metadata.get('hash') or chunk.text}"}
+        if chunk.metadata.get("faq_key"):
+            marks.add(f"faq:{chunk.metadata['source_id']}:{chunk.metadata['faq_key']}")
+        if marks & seen:
+            continue
+        seen |= marks
+        out.append(chunk)
+    return out
+
+
+def apply_budget(chunks: list[Retrieved], budget: Budget) -> list[Retrieved]:
+    taken: dict[str, int] = {}
+    out = []
+    for chunk in chunks:
+        group = KIND_GROUP.get(chunk.kind, "documents")
+        if taken.get(group, 0) >= budget.per_group.get(group, 0):
+            continue
+        taken[group] = taken.get(group, 0) + 1
+        out.append(chunk)
+        if len(out) >= budget.total:
+            break
+    return out
+
+
+def one_per_clause(chunks: Sequence[Retrieved]) -> list[Retrieved]:
+    """The best-ranked part of each stretch of a clause; the parts near it come back
+    through `widen`. A long section (a filing's "Overview", pages of parts) can hold two
+    answers far apart: a part beyond the reach of every kept part is kept too."""
+    kept: dict[tuple[object, str], list[int]] = {}
+    out = []
+    for chunk in chunks:
+        clause = clause_of(chunk)
+        if clause is not None:
+            part = part_order(chunk.metadata)[0]
+            near = kept.setdefault(clause, [])
+            if any(abs(part - other) <= REACH for other in near):
+                continue
+            near.append(part)
+        out.append(chunk)
+    return out
