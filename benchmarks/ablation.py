@@ -52,8 +52,8 @@ from bot.feedback.qa import states
 from bot.settings import Settings
 from bot.wiring import Services, open_services
 from knowledge.evaluation import EVAL_BUDGET, corpus_drafts, read_beir
-from knowledge.ingest.ingestor import Loaded
 from knowledge.ingest.kinds import SourceKind
+from knowledge.ingest.loading import Loaded
 from knowledge.ingest.options import IngestOptions
 from knowledge.search.retrieved import Retrieved
 from knowledge.search.stages import ALL_STAGES, Stage

@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from knowledge.documents import ChunkDraft, ChunkKind
-from knowledge.ingest.ingestor import Ingestor, Loaded
+from knowledge.ingest.ingestor import Ingestor
 from knowledge.ingest.kinds import SourceKind
+from knowledge.ingest.loading import Loaded
 from knowledge.ingest.options import IngestOptions
 from knowledge.search.budget import Budget
 from knowledge.search.retriever import Retriever

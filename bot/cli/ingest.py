@@ -12,9 +12,9 @@ from bot.cli.state import state
 from bot.errors import KnowbotError
 from bot.wiring import open_services
 from knowledge.ingest.index import reindex
-from knowledge.ingest.ingestor import IngestSummary
 from knowledge.ingest.kinds import SourceKind
 from knowledge.ingest.options import IngestOptions
+from knowledge.ingest.reports import IngestSummary
 from knowledge.ingest.source_links import BadTemplate
 
 out = Console()

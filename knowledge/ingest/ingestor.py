@@ -7,35 +7,28 @@ Unchanged sources are recognised by their content hash before any parsing or emb
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import time
-import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy.engine import Connection, Engine
 
-from knowledge.documents import ChunkDraft, GlossaryEntry, Triple
 from knowledge.errors import SourceError
-from knowledge.ingest.embedding_text import RECIPE, embed_text
-from knowledge.ingest.facts import derive_facts
-from knowledge.ingest.injection import addresses_assistant
 from knowledge.ingest.kinds import KNOWN_SUFFIXES, SourceKind, detect_kind
+from knowledge.ingest.loading import Loaded, load_file, rows_loaded, with_links
 from knowledge.ingest.manifest import options_for, read_manifest
 from knowledge.ingest.options import IngestOptions
+from knowledge.ingest.records import Pending, pending_records, source_hash
+from knowledge.ingest.reports import IngestSummary, Progress, SourceReport
 from knowledge.ingest.source_links import linked
 from knowledge.models.embeddings import Embedder
 from knowledge.reading.loaders import faq as faq_loader
-from knowledge.reading.loaders import glossary as glossary_loader
 from knowledge.reading.loaders import rows as rows_loader
-from knowledge.reading.loaders import triples as triples_loader
-from knowledge.reading.loaders.rulebooks import load_rulebook
 from knowledge.store import glossary as glossary_store
 from knowledge.store import sources as source_store
 from knowledge.store import triples as triple_store
@@ -43,52 +36,7 @@ from knowledge.store.chunks import ChunkRecord, ChunkStore, check_scope
 
 log = logging.getLogger(__name__)
 
-NODE_NAMESPACE = uuid.UUID("0d9a3c2e-6b1f-4a53-9a53-6b6e6f77626f")
 EMBED_BATCH = 256
-
-Progress = Callable[[str, int, int], None]  # (description, done, total)
-
-
-@dataclass
-class SourceReport:
-    uri: str
-    kind: str
-    status: str  # new | changed | unchanged | removed | failed
-    chunks: int = 0
-    added: int = 0
-    removed: int = 0
-    error: str = ""
-    instruction_like: int = 0  # chunks that address an AI assistant (knowledge.ingest.injection)
-
-
-@dataclass
-class IngestSummary:
-    reports: list[SourceReport] = field(default_factory=list)
-    seconds: float = 0.0
-
-    def count(self, status: str) -> int:
-        return sum(1 for r in self.reports if r.status == status)
-
-    @property
-    def failed(self) -> list[SourceReport]:
-        return [r for r in self.reports if r.status == "failed"]
-
-    @property
-    def chunks(self) -> int:
-        return sum(r.chunks for r in self.reports if r.status != "removed")
-
-    @property
-    def embedded(self) -> int:
-        return sum(r.added for r in self.reports)
-
-
-@dataclass(frozen=True)
-class Loaded:
-    """What one source turned into."""
-
-    drafts: list[ChunkDraft]
-    glossary: list[GlossaryEntry] = field(default_factory=list)
-    triples: list[Triple] = field(default_factory=list)
 
 
 class Ingestor:
@@ -147,7 +95,7 @@ class Ingestor:
 
         def load() -> Loaded:
             rows = rows_loader.read_sql_rows(db_url, query)
-            loaded = self._rows(rows, options, table=name, as_of=date.today().isoformat())
+            loaded = rows_loaded(rows, options, table=name, as_of=date.today().isoformat())
             return replace(loaded, drafts=linked(loaded.drafts, options.url, path=None))
 
         def content() -> bytes:
@@ -202,8 +150,8 @@ class Ingestor:
             kind,
             options,
             content=path.read_bytes,
-            load=lambda: self._linked(
-                self._load_file(path, kind, options, as_of=as_of), options, link_path
+            load=lambda: with_links(
+                load_file(path, kind, options, as_of, self._paraphraser), options, link_path
             ),
             progress=progress,
         )
@@ -219,7 +167,7 @@ class Ingestor:
     ) -> SourceReport:
         report = SourceReport(uri=uri, kind=kind.value, status="new")
         try:
-            digest = _source_hash(content(), kind, options)
+            digest = source_hash(content(), kind, options)
             with self._engine.begin() as conn:
                 existing = source_store.get(conn, options.scope, uri)
             if existing and existing.status == "ok" and existing.content_hash == digest:
@@ -253,7 +201,7 @@ class Ingestor:
                 conn, scope=options.scope, uri=uri, kind=kind.value, options=options.as_json()
             )
             stored = self._chunks.fingerprints(conn, source_id)
-        records = _records(loaded.drafts, scope=options.scope, source_id=source_id, uri=uri)
+        records = pending_records(loaded.drafts, scope=options.scope, source_id=source_id, uri=uri)
         stored_ids = set(stored.values())
         fresh = [r for r in records if r.node_id not in stored_ids]
         gone = sorted(stored_ids - {r.node_id for r in records})
@@ -282,7 +230,7 @@ class Ingestor:
     def _embed_and_add(
         self,
         conn: Connection,
-        records: list[_Pending],
+        records: list[Pending],
         source_ref: str,
         uri: str,
         progress: Progress | None,
@@ -339,97 +287,6 @@ class Ingestor:
                         SourceReport(source.uri, source.kind, "removed", removed=removed)
                     )
         return reports
-
-    # --- loading ------------------------------------------------------------------------------
-
-    def _load_file(
-        self, path: Path, kind: SourceKind, options: IngestOptions, as_of: str
-    ) -> Loaded:
-        source = path.name
-        if kind == SourceKind.RULEBOOK:
-            return Loaded(load_rulebook(path))
-        if kind == SourceKind.GLOSSARY:
-            entries = glossary_loader.read_glossary(path)
-            return Loaded(glossary_loader.glossary_chunks(entries, source=source), glossary=entries)
-        if kind == SourceKind.FAQ:
-            faqs = faq_loader.read_faq(path)
-            drafts = faq_loader.faq_chunks(faqs, source=source, paraphraser=self._paraphraser)
-            return Loaded(drafts)
-        if kind == SourceKind.TRIPLES:
-            triples = triples_loader.read_triples(path)
-            return Loaded(triples_loader.triple_chunks(triples, source=source), triples=triples)
-        rows = rows_loader.read_csv_rows(path)
-        return self._rows(rows, options, table=options.name or path.stem, as_of=as_of)
-
-    @staticmethod
-    def _linked(loaded: Loaded, options: IngestOptions, link_path: str) -> Loaded:
-        """Chunks carry the link to their place when the source has a url template."""
-        return replace(loaded, drafts=linked(loaded.drafts, options.url, path=link_path))
-
-    def _rows(
-        self, rows: Sequence[dict[str, Any]], options: IngestOptions, *, table: str, as_of: str
-    ) -> Loaded:
-        if not options.keys:
-            raise SourceError(
-                table, "rows need a key column: pass --key COLUMN (the column naming each row)"
-            )
-        spec = rows_loader.RowsSpec(
-            keys=options.keys, time=options.time, group=options.group, metrics=options.metrics
-        )
-        drafts = rows_loader.row_chunks(rows, spec, table=table, as_of=as_of)
-        drafts += derive_facts(rows, spec, table=table, as_of=as_of)
-        return Loaded(drafts)
-
-
-@dataclass(frozen=True)
-class _Pending:
-    node_id: str
-    text: str
-    embed_text: str
-    metadata: dict[str, Any]
-
-
-def _records(
-    drafts: Iterable[ChunkDraft], *, scope: str, source_id: int, uri: str
-) -> list[_Pending]:
-    out: dict[str, _Pending] = {}
-    for draft in drafts:
-        chunk_hash = _chunk_hash(draft)
-        node_id = str(uuid.uuid5(NODE_NAMESPACE, f"{scope}|{uri}|{draft.key}|{chunk_hash}"))
-        metadata = {
-            **draft.metadata,
-            "scope": scope,
-            "source_id": source_id,
-            "source_uri": uri,
-            "kind": draft.kind.value,
-            "title": draft.title,
-            "location": draft.location,
-            "key": draft.key,
-            "hash": chunk_hash,
-        }
-        if addresses_assistant(draft.text):
-            metadata["instruction_like"] = True
-        out[node_id] = _Pending(node_id, draft.text, embed_text(draft), metadata)
-    return list(out.values())
-
-
-def _chunk_hash(draft: ChunkDraft) -> str:
-    """The chunk as stored and, where it differs, as embedded: a change to either makes
-    it a new chunk (and only such chunks are embedded again)."""
-    fields: list[object] = [draft.kind.value, draft.text, draft.title, draft.location]
-    fields.append(draft.metadata)
-    embedded = embed_text(draft)
-    if embedded != draft.text:
-        fields.append(embedded)
-    payload = json.dumps(fields, sort_keys=True, default=str)
-    return hashlib.sha256(payload.encode()).hexdigest()[:32]
-
-
-def _source_hash(content: bytes, kind: SourceKind, options: IngestOptions) -> str:
-    digest = hashlib.sha256(content)
-    recipe = [kind.value, options.as_json(), RECIPE]  # a new recipe reads every source again
-    digest.update(json.dumps(recipe, sort_keys=True).encode())
-    return digest.hexdigest()
 
 
 def _expand(path: Path) -> tuple[list[Path], SourceReport | None]:

@@ -6,7 +6,8 @@ import pytest
 
 from knowledge.documents import ChunkDraft, ChunkKind
 from knowledge.errors import SourceError
-from knowledge.ingest.facts import derive_facts, parse_number, sort_periods
+from knowledge.ingest.facts import derive_facts
+from knowledge.ingest.quantities import parse_number, sort_periods
 from knowledge.reading.loaders.rows import RowsSpec
 
 QUARTERS = ["2025-Q3", "2025-Q4", "2026-Q1", "2026-Q2", "2026-Q3"]

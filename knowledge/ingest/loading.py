@@ -1,0 +1,74 @@
+"""Reading one source into what it holds: chunk drafts, and glossary entries or triples
+for the sources that carry them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from knowledge.documents import ChunkDraft, GlossaryEntry, Triple
+from knowledge.errors import SourceError
+from knowledge.ingest.facts import derive_facts
+from knowledge.ingest.kinds import SourceKind
+from knowledge.ingest.options import IngestOptions
+from knowledge.ingest.source_links import linked
+from knowledge.reading.loaders import faq as faq_loader
+from knowledge.reading.loaders import glossary as glossary_loader
+from knowledge.reading.loaders import rows as rows_loader
+from knowledge.reading.loaders import triples as triples_loader
+from knowledge.reading.loaders.rulebooks import load_rulebook
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """What one source turned into."""
+
+    drafts: list[ChunkDraft]
+    glossary: list[GlossaryEntry] = field(default_factory=list)
+    triples: list[Triple] = field(default_factory=list)
+
+
+def load_file(
+    path: Path,
+    kind: SourceKind,
+    options: IngestOptions,
+    as_of: str,
+    paraphraser: faq_loader.Paraphraser | None = None,
+) -> Loaded:
+    source = path.name
+    if kind == SourceKind.RULEBOOK:
+        return Loaded(load_rulebook(path))
+    if kind == SourceKind.GLOSSARY:
+        entries = glossary_loader.read_glossary(path)
+        return Loaded(glossary_loader.glossary_chunks(entries, source=source), glossary=entries)
+    if kind == SourceKind.FAQ:
+        faqs = faq_loader.read_faq(path)
+        drafts = faq_loader.faq_chunks(faqs, source=source, paraphraser=paraphraser)
+        return Loaded(drafts)
+    if kind == SourceKind.TRIPLES:
+        triples = triples_loader.read_triples(path)
+        return Loaded(triples_loader.triple_chunks(triples, source=source), triples=triples)
+    rows = rows_loader.read_csv_rows(path)
+    return rows_loaded(rows, options, table=options.name or path.stem, as_of=as_of)
+
+
+def with_links(loaded: Loaded, options: IngestOptions, link_path: str) -> Loaded:
+    """Chunks carry the link to their place when the source has a url template."""
+    return replace(loaded, drafts=linked(loaded.drafts, options.url, path=link_path))
+
+
+def rows_loaded(
+    rows: Sequence[dict[str, Any]], options: IngestOptions, *, table: str, as_of: str
+) -> Loaded:
+    if not options.keys:
+        raise SourceError(
+            table, "rows need a key column: pass --key COLUMN (the column naming each row)"
+        )
+    spec = rows_loader.RowsSpec(
+        keys=options.keys, time=options.time, group=options.group, metrics=options.metrics
+    )
+    drafts = rows_loader.row_chunks(rows, spec, table=table, as_of=as_of)
+    drafts += derive_facts(rows, spec, table=table, as_of=as_of)
+    return Loaded(drafts)
