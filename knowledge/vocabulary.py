@@ -24,11 +24,14 @@ from knowledge.errors import KnowledgeError
 PACKS_DIR = Path(__file__).with_name("packs")
 DEFAULT_PACKS = ("finance", "documents")
 
-_TOP_KEYS = frozenset({"statement", "lines", "measure", "supplementary", "document_names"})
+_TOP_KEYS = frozenset(
+    {"statement", "lines", "measure", "supplementary", "document_names", "questions"}
+)
 _STATEMENT_KEYS = frozenset({"key", "names", "measures", "title_words"})
 _MEASURE_KEYS = frozenset({"asks", "inputs"})
 _SUPPLEMENTARY_KEYS = frozenset({"note_heading", "about_title", "part_title"})
 _DOCUMENT_KEYS = frozenset({"kind_words"})
+_QUESTION_KEYS = frozenset({"frame_words"})
 
 
 class VocabularyError(KnowledgeError):
@@ -64,6 +67,7 @@ class Vocabulary:
     about_title: re.Pattern[str] | None = None
     part_title: re.Pattern[str] | None = None
     document_kind_words: frozenset[str] = frozenset()
+    question_frame_words: frozenset[str] = frozenset()  # frame a question, name no topic
     packs: tuple[str, ...] = field(default=())  # where it came from, for messages and logs
 
     def statement(self, key: str) -> Statement | None:
@@ -127,6 +131,7 @@ class _Pack:
     measures: list[Measure]
     supplementary: dict[str, re.Pattern[str]]
     kind_words: frozenset[str]
+    frame_words: frozenset[str]
 
 
 def _read_pack(path: Path) -> _Pack:
@@ -153,12 +158,16 @@ def _read_pack(path: Path) -> _Pack:
     documents = where.table("document_names", data.get("document_names", {}))
     where.keys("[document_names]", documents, _DOCUMENT_KEYS)
     kind_words = where.words("[document_names] kind_words", documents.get("kind_words", []))
+    questions = where.table("questions", data.get("questions", {}))
+    where.keys("[questions]", questions, _QUESTION_KEYS)
+    frame_words = where.words("[questions] frame_words", questions.get("frame_words", []))
     return _Pack(
         path,
         statements,
         measures,
         {k: where.pattern(f"[supplementary] {k}", v) for k, v in supplementary.items()},
         frozenset(w.lower() for w in kind_words),
+        frozenset(w.lower() for w in frame_words),
     )
 
 
@@ -252,6 +261,7 @@ def _merge(parts: Iterable[_Pack], names: tuple[str, ...]) -> Vocabulary:
     measures: list[Measure] = []
     supplementary: dict[str, list[re.Pattern[str]]] = {}
     kind_words: set[str] = set()
+    frame_words: set[str] = set()
     for part in parts:
         for s in part.statements:
             statements.setdefault(s.key, []).append(s)
@@ -259,6 +269,7 @@ def _merge(parts: Iterable[_Pack], names: tuple[str, ...]) -> Vocabulary:
         for k, p in part.supplementary.items():
             supplementary.setdefault(k, []).append(p)
         kind_words |= part.kind_words
+        frame_words |= part.frame_words
     return Vocabulary(
         statements=tuple(_one_statement(same) for same in statements.values()),
         measures=tuple(measures),
@@ -266,6 +277,7 @@ def _merge(parts: Iterable[_Pack], names: tuple[str, ...]) -> Vocabulary:
         about_title=_either(supplementary.get("about_title", [])),
         part_title=_either(supplementary.get("part_title", [])),
         document_kind_words=frozenset(kind_words),
+        question_frame_words=frozenset(frame_words),
         packs=names,
     )
 

@@ -14,24 +14,25 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from functools import cache
+from functools import lru_cache
 
 from knowledge.documents import PATH_SEPARATOR
 from knowledge.nlp import content_stems
 from knowledge.search.retrieved import Hints, Retrieved
 from knowledge.search.stages import ALL_STAGES, Stage
 from knowledge.search.statements import statement_weight, statements_asked
+from knowledge.vocabulary import Vocabulary, active
 
 TITLE_WEIGHT = 0.1  # all of the question's topic words in the title
 WHOLE_TITLE_WEIGHT = 0.05  # ... and the title is nothing but asked words
 STATEMENT_WEIGHT = 0.15  # a table under the financial statement the question names
 
-# Words that frame a question without naming its topic.
+# Words that frame a question without naming its topic; the packs in use add their own
+# (`[questions] frame_words`: "covered", "policy").
 _FRAME = (
     "what which when where who whom whose why how much many long soon tell explain give list "
-    "please need want know get covered cover covers include included includes does do is are "
-    "can could would should will shall may might must am was were define defined definition "
-    "meaning mean means count counts qualify considered policy"
+    "please need want know get does do is are can could would should will shall may might "
+    "must am was were define defined definition meaning mean means"
 )
 _NUMBERING = re.compile(
     r"^(?:(?:table|part|section|chapter|article|annexure|schedule|note|item)\s+)?"
@@ -40,9 +41,10 @@ _NUMBERING = re.compile(
 )
 
 
-@cache
-def _frame() -> frozenset[str]:
-    return frozenset(content_stems(_FRAME))
+@lru_cache(maxsize=8)
+def _frame(vocabulary: Vocabulary) -> frozenset[str]:
+    words = " ".join([_FRAME, *sorted(vocabulary.question_frame_words)])
+    return frozenset(content_stems(words))
 
 
 _BOOSTS = frozenset({Stage.TITLE_BOOST, Stage.STATEMENT_BOOST})
@@ -52,7 +54,7 @@ def rerank(
     chunks: Sequence[Retrieved], hints: Hints, stages: frozenset[Stage] = ALL_STAGES
 ) -> list[Retrieved]:
     """Candidates re-ordered by their score plus the title and definition boosts."""
-    topic = set(content_stems(hints.question)) - _frame()
+    topic = set(content_stems(hints.question)) - _frame(active())
     if not topic or not stages & _BOOSTS:
         return list(chunks)
     boosted = []
