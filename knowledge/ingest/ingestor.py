@@ -20,7 +20,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from knowledge.errors import SourceError
 from knowledge.ingest.kinds import KNOWN_SUFFIXES, SourceKind, detect_kind
-from knowledge.ingest.loading import Loaded, load_file, rows_loaded, with_links
+from knowledge.ingest.loading import Loaded, load_file, rows_loaded, storable, with_links
 from knowledge.ingest.manifest import options_for, read_manifest
 from knowledge.ingest.options import IngestOptions
 from knowledge.ingest.records import Pending, pending_records, source_hash
@@ -175,7 +175,7 @@ class Ingestor:
                 return report
             if existing and existing.status == "ok":
                 report.status = "changed"
-            loaded = load()
+            loaded = storable(load())
             if not loaded.drafts:
                 raise SourceError(uri, "nothing to index: the source is empty")
             self._write(uri, kind, options, digest, loaded, report, progress)

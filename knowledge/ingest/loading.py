@@ -4,9 +4,9 @@ for the sources that carry them."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from knowledge.documents import ChunkDraft, GlossaryEntry, Triple
 from knowledge.errors import SourceError
@@ -28,6 +28,29 @@ class Loaded:
     drafts: list[ChunkDraft]
     glossary: list[GlossaryEntry] = field(default_factory=list)
     triples: list[Triple] = field(default_factory=list)
+
+
+_T = TypeVar("_T")
+
+
+def storable(loaded: Loaded) -> Loaded:
+    """`loaded` with NUL characters dropped from every string: Postgres text and JSON cannot
+    hold them, and a PDF may map a glyph (a filing's "☒" check box) to one. One such
+    character must not fail a whole document."""
+    return _without_nul(loaded)
+
+
+def _without_nul(value: _T) -> _T:
+    if isinstance(value, str):
+        return value.replace("\x00", "") if "\x00" in value else value  # type: ignore[return-value]
+    if isinstance(value, list | tuple):
+        return type(value)(_without_nul(v) for v in value)  # type: ignore[return-value]
+    if isinstance(value, dict):
+        return {_without_nul(k): _without_nul(v) for k, v in value.items()}  # type: ignore[return-value]
+    if is_dataclass(value) and not isinstance(value, type):
+        changes = {f.name: _without_nul(getattr(value, f.name)) for f in fields(value)}
+        return replace(value, **changes)  # type: ignore[return-value]
+    return value
 
 
 def load_file(
@@ -69,6 +92,7 @@ def rows_loaded(
     spec = rows_loader.RowsSpec(
         keys=options.keys, time=options.time, group=options.group, metrics=options.metrics
     )
+    rows = _without_nul(list(rows))  # before a cell is written into a row's JSON text
     drafts = rows_loader.row_chunks(rows, spec, table=table, as_of=as_of)
     drafts += derive_facts(rows, spec, table=table, as_of=as_of)
     return Loaded(drafts)

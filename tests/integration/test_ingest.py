@@ -9,7 +9,9 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.engine import URL, Engine
 
+from knowledge.documents import ChunkDraft, ChunkKind
 from knowledge.ingest.kinds import SourceKind
+from knowledge.ingest.loading import Loaded
 from knowledge.ingest.options import IngestOptions
 from tests.integration.knowledge_fixtures import CountingEmbedder, make_knowledge
 
@@ -278,3 +280,35 @@ def test_faq_paraphrases_from_a_model_point_at_the_same_faq(
     hits = kb.retriever.retrieve("put my baby on my insurance", scopes=["default"]).chunks
     assert len([h for h in hits if h.kind == "faq"]) == 1  # one FAQ, however it was matched
     assert hits[0].metadata["question"] == "How do I add my newborn?"
+
+
+def test_a_nul_character_in_a_source_is_dropped_not_fatal(
+    engine: Engine, db_url: URL, tmp_path: Path
+) -> None:
+    """A PDF may map a glyph (a filing's check box) to NUL, which Postgres text and JSON
+    cannot hold: the character is dropped and the document is indexed, not failed."""
+    kb = make_knowledge(engine, db_url)
+    rows = POLICIES.replace("Vikram Shah", "Vikram\x00 Shah")
+    summary = kb.ingestor.ingest_paths([write(tmp_path, "policies.csv", rows)], ROWS)
+    assert summary.failed == []
+    hits = kb.retriever.retrieve("policy 0000-0002 Vikram Shah", scopes=["default"]).chunks
+    row = next(h for h in hits if h.kind == "row")
+    assert json.loads(row.text)["holder"] == "Vikram Shah"
+
+
+def test_a_nul_character_in_a_document_passage_is_dropped(engine: Engine, db_url: URL) -> None:
+    kb = make_knowledge(engine, db_url)
+    passage = ChunkDraft(
+        key="cover",
+        kind=ChunkKind.RULEBOOK,
+        text="\x00 ANNUAL REPORT pursuant to section 13 for the fiscal year 2022",
+        title="annual.pdf",
+        location="p. 1",
+        metadata={"section": "Form 10-K \x00 Cover", "page": 1},
+    )
+    report = kb.ingestor.ingest_loaded(
+        "annual.pdf", SourceKind.RULEBOOK, IngestOptions(), Loaded([passage])
+    )
+    assert report.status == "new", report.error
+    hit = kb.retriever.retrieve("annual report fiscal year", scopes=["default"]).chunks[0]
+    assert hit.text.startswith(" ANNUAL REPORT") and "\x00" not in hit.metadata["section"]

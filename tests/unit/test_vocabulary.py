@@ -176,7 +176,7 @@ def test_an_unknown_pack_name_lists_the_bundled_ones() -> None:
 
 
 def test_question_frame_words_come_from_the_packs(tmp_path: Path) -> None:
-    """"covered" frames an insurance question ("Is dental treatment covered?") and is no
+    """The word "covered" frames an insurance question ("Is dental treatment covered?") and is no
     topic: with the bundled packs the clause titled with the topic ranks first; a company
     whose documents are about what is covered (no pack naming it a frame word) keeps the
     word as a topic, and its own pack can add frame words."""
