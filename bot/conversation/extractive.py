@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
+from bot.conversation.acronyms import with_acronyms
 from bot.conversation.focus import (
     WANTED_KINDS,
     Focus,
     conflicts,
     focus_of,
     states_loosely,
-    with_acronyms,
     word_pairs,
 )
 from bot.conversation.passages import Passage, passages

@@ -13,16 +13,18 @@ from functools import partial
 from typing import Any
 
 import prompts
+from bot.conversation.acronyms import with_acronyms
 from bot.conversation.checks.meaning import Meaning, fitted
 from bot.conversation.context import fence, number_sources, relevant
 from bot.conversation.declining import Likeness, declined
 from bot.conversation.drafting import Drafter, DraftSink
-from bot.conversation.focus import Focus, focus_of, search_text, with_acronyms
+from bot.conversation.focus import Focus, focus_of
 from bot.conversation.generate import Generated, generate, prompt_name
 from bot.conversation.input import clean_question
 from bot.conversation.links import with_links
 from bot.conversation.ports import AnswerSink, Claims, History, KnowledgePort, PromptChooser
 from bot.conversation.scoring import confidence_for, score_answer
+from bot.conversation.search_text import search_text
 from bot.conversation.timing import StepTimer
 from bot.conversation.types import (
     Answer,
