@@ -44,9 +44,10 @@ from typing import Any
 from benchmarks.financebench import holds_evidence, scope_of
 from benchmarks.planted.tatqa import note_file, table_markdown
 from bot.conversation.context import relevant
-from bot.conversation.focus import search_text
 from bot.conversation.intent import classify_intent
-from bot.conversation.pipeline import BUDGETS, DOCS, NOT_FOUND
+from bot.conversation.pipeline import BUDGETS, DOCS
+from bot.conversation.replies import NOT_FOUND
+from bot.conversation.search_text import search_text
 from bot.conversation.types import ThreadRef, Turn
 from bot.feedback.qa import states
 from bot.settings import Settings

@@ -34,7 +34,7 @@ from benchmarks.declines import Asked, print_table, read_rows, split_of, tally
 from bot.backends import build_embedder
 from bot.conversation.citations import parse_bullets
 from bot.conversation.declining import Likeness, closeness, declined
-from bot.conversation.focus import search_text
+from bot.conversation.search_text import search_text
 from bot.conversation.types import CheckScores
 from bot.settings import Settings
 from knowledge.models.embeddings import Embedder

@@ -3,10 +3,11 @@ and fencing them for the prompt so that text inside documents stays data."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from bot.conversation.text import content_words
-from bot.conversation.types import Source
+from bot.conversation.types import Expansion, Source
 from knowledge.documents import GlossaryEntry, Triple
 from knowledge.search.retrieved import Retrieved
 
@@ -117,3 +118,16 @@ def fence(sources: Sequence[Source]) -> str:
 
 def _defang(text: str) -> str:
     return text.replace("<context>", "‹context›").replace("</context>", "‹/context›")
+
+
+def _definitions(
+    question: str, expansions: Sequence[Expansion], glossary: Sequence[GlossaryEntry]
+) -> list[GlossaryEntry]:
+    """The preamble: definitions only for glossary terms the question used."""
+    used = {e.original.strip(".").lower() for e in expansions if e.kind == "acronym"}
+    words = {w.lower() for w in re.findall(r"[\w.]+", question)}
+    return [
+        g
+        for g in glossary
+        if g.definition and (g.term.strip(".").lower() in used or g.term.lower() in words)
+    ][:4]

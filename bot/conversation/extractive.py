@@ -18,22 +18,24 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from bot.conversation.focus import (
-    WANTED_KINDS,
-    Focus,
-    conflicts,
-    focus_of,
-    states_loosely,
-    with_acronyms,
-    word_pairs,
+from bot.conversation.acronyms import with_acronyms
+from bot.conversation.focus import Focus, conflicts, focus_of
+from bot.conversation.passage_fit import (
+    _definition_bonus,
+    _input_of,
+    _phrase_bonus,
+    _quantity_bonus,
+    _range_fit,
+    _statement_bonus,
+    _states_wanted,
 )
 from bot.conversation.passages import Passage, passages
 from bot.conversation.periods import line_period, other_period
-from bot.conversation.quantities import Quantity, Range, quantities, ranges
+from bot.conversation.quantities import quantities
 from bot.conversation.text import content_words, readable
 from bot.conversation.types import Bullet, Source
 from knowledge.search.stages import ALL_STAGES, Stage
-from knowledge.search.statements import measure_inputs, statement_weight, statements_asked
+from knowledge.search.statements import statements_asked
 
 MAX_BULLET_CHARS = 400
 MAX_LIST_BULLET_CHARS = 700
@@ -56,7 +58,6 @@ SEMANTIC_WEIGHT = 0.6  # how much meaning (embedding similarity to the question)
 _SEMANTIC_POOL = 30  # the best passages by words that meaning may reorder
 _LIKENESS_SPAN = 0.6  # how far apart the similarities of two passages to a question fall
 Likeness = Callable[[Sequence[str]], Sequence[float]]  # passages -> similarity to question
-_DEFINES = r"\b(?:means|shall mean|is defined as|refers to|includes?)\b"
 _INPUT_BONUS = 0.35  # a line the measure asked about is computed from
 
 
@@ -214,81 +215,11 @@ def _by_meaning(scored: list[_Scored], likeness: Likeness) -> list[_Scored]:
     return moved + scored[len(pool) :]
 
 
-def _quantity_bonus(p: Passage, focus: Focus) -> float:
-    if not focus.wants:
-        return 0.0
-    return 0.2 if _states_wanted(p, focus) else -0.05
-
-
-def _range_fit(p: Passage, focus: Focus) -> float:
-    """For a table row: +1 when its label's range holds a quantity the question states,
-    -1 (dropped) when it holds none of them. For prose, +1 when a stated condition's range
-    holds it ("within 30 days" for "two weeks ago"), +0.5 when it bounds the same kind of
-    quantity ("above Rs. 3 Lacs" for "Rs 3 lakh"): it speaks to the condition asked about."""
-    if not focus.stated:
-        return 0.0
-    found = ranges(p.label if p.kind == "row" else p.text)
-    relevant = [(r, q) for r in found for q in focus.stated if _comparable(r, q)]
-    if not relevant:
-        return 0.0
-    if any(r.contains(q) for r, q in relevant):
-        return 1.0
-    return -1.0 if p.kind == "row" else 0.5
-
-
-def _comparable(r: Range, q: Quantity) -> bool:
-    """Bounds that measure what `q` measures: an amount written without its currency is
-    one only when it is large ("3,00,000"), a bare number is an age in years."""
-    if r.kind == q.kind:
-        return True
-    if {r.kind, q.kind} <= {"money", "number"}:
-        bounds = [b for b in (r.low, r.high) if b is not None]
-        return all(b >= 1000 for b in bounds)
-    return r.kind == "duration" and q.kind == "number"
-
-
-def _phrase_bonus(p: Passage, focus: Focus) -> float:
-    """The question's phrases found as phrases; a table row whose label is the thing
-    asked about ("Sum insured | ..." for "what sum insured options") most of all."""
-    bonus = 0.1 * min(2, len(focus.pairs & word_pairs(p.text)))
-    label = set(content_words(p.label))
-    if label and focus.asked and label <= focus.asked:
-        bonus += 0.2
-    return bonus
-
-
 def _pointed_first(scored: list[_Scored], focus: Focus) -> list[_Scored]:
     """When the question says where to look ("... shown in the cash flow statement"),
     the lines found there come first, in their order."""
     pointed = [s for s in scored if _statement_bonus(s.passage, focus)]
     return pointed + [s for s in scored if s not in pointed] if pointed else scored
-
-
-def _statement_bonus(p: Passage, focus: Focus) -> float:
-    """The question points to a financial statement ("... shown in the cash flow
-    statement", "has the quick ratio improved?"): its lines answer before a discussion of
-    the same figures elsewhere."""
-    if p.kind != "row":
-        return 0.0  # a statement is a table; "Balance Sheet" over a page of discussion is not
-    return 0.3 * statement_weight(p.path, statements_asked(focus.question))
-
-
-def _input_of(p: Passage, focus: Focus) -> int | None:
-    """Which of the lines the measure asked about is computed from this row is ("Total
-    current liabilities" for the quick ratio), by its place in the measure's inputs."""
-    if p.kind != "row":
-        return None
-    inputs = measure_inputs(focus.question)
-    return next((i for i, pattern in enumerate(inputs) if pattern.search(p.label)), None)
-
-
-def _definition_bonus(p: Passage, focus: Focus) -> float:
-    if not focus.defined:
-        return 0.0
-    term = re.escape(focus.defined).replace(r"\ ", r"[\s-]+")
-    if re.search(rf"(?i)\b{term}s?\b['’\"”]?\s*(?:\([^)]*\)\s*)?{_DEFINES}", p.text):
-        return 0.3
-    return 0.0
 
 
 def _answering(scored: list[_Scored], focus: Focus) -> _Scored | None:
@@ -311,20 +242,6 @@ def _answering(scored: list[_Scored], focus: Focus) -> _Scored | None:
         if named and _states_wanted(p, focus):
             return s
     return None
-
-
-def _states_wanted(p: Passage, focus: Focus) -> bool:
-    """The passage states the kind of quantity asked for; a bare small number ("5 beds")
-    or a year is no amount, a bare large one ("15,000" in a table of limits) is."""
-    if not focus.wants:
-        return True
-    wanted = WANTED_KINDS[focus.wants]
-    for q in quantities(p.text):
-        if q.is_year or (q.kind == "number" and focus.wants == "money" and q.value < 100):
-            continue  # "In October 2021" states no amount
-        if q.kind in wanted:
-            return True
-    return states_loosely(p.text, focus.wants)
 
 
 def _why_not(focus: Focus, sources: Sequence[Source]) -> str:

@@ -14,12 +14,12 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cache
 
-from bot.conversation.periods import Period, period_asked, unglued
+from bot.conversation.periods import Period, period_asked
 from bot.conversation.quantities import Quantity, merged, quantities
-from bot.conversation.text import content_words, sentences
+from bot.conversation.text import content_words
 
 # Words that shape a question without saying what it is about.
 _GENERIC = (
@@ -249,91 +249,6 @@ def focus_of(
         measure=asked - frozenset(content_words(stripped)),
         period=period_asked(text),
     )
-
-
-# Sentences that tell the answerer how to answer rather than what is asked.
-_INSTRUCTION = re.compile(
-    r"^\W*(?:assume\b|answer (?:in|with|using|as|only)\b|round\b"
-    r"|give (?:a|your) (?:response|answer)|respond\b|please\b|note that\b|we need to\b"
-    r"|if .{3,80}\b(?:then )?(?:state|say|explain)\b"
-    r"|express\b|report (?:it|the answer)\b|show your\b|use (?:only )?the\b)",
-    _I,
-)
-# Names of parts of a document an instruction may point to ("... shown in the balance sheet").
-_DOCUMENT_PART = re.compile(
-    r"\b(?:balance sheets?|statements? of [a-z ]{3,40}?(?=[,.;:?]|$| and\b| to\b)"
-    r"|(?:income|cash flows?|cash-flow|financial) statements?|notes? to the [a-z ]{3,40}?"
-    r"(?=[,.;:?]|$)|management'?s discussion and analysis|segment information)",
-    _I,
-)
-
-
-def search_text(question: str) -> str:
-    """What to search for: the question without sentences that only say how to answer
-    ("Answer in USD millions.", "Assume you are an analyst.") — keeping any part of the
-    document they point to ("... by relying on the cash flow statement")."""
-    found = sentences(unglued(question))
-    kept: list[str] = []
-    for sentence in found:
-        if _INSTRUCTION.search(sentence):
-            kept.extend(m.group(0) for m in _DOCUMENT_PART.finditer(sentence))
-        else:
-            kept.append(sentence)
-    text = " ".join(kept).strip()
-    return text if content_words(text) else question
-
-
-_ACRONYM = re.compile(r"\b[A-Z]{2,6}s?\b")
-_SKIPPABLE = frozenset({"of", "and", "the", "for", "to", "in", "on", "&"})
-
-
-def with_acronyms(focus: Focus, texts: Iterable[str]) -> Focus:
-    """Acronyms the question uses ("NCD") and the texts never write, read as the phrase
-    the texts spell them with ("No Claim Discount"), when no glossary expanded them."""
-    words = [w for text in texts for w in re.findall(r"[A-Za-z]+|&", text)]
-    used = {w.upper() for w in words if w.isupper()}
-    found = {a.rstrip("s") for a in _ACRONYM.findall(focus.question)} - used
-    if not found:
-        return focus
-    swap: dict[str, frozenset[str]] = {}
-    for acronym in found:
-        phrase = _spelled_out(acronym, words)
-        if phrase:
-            swap[acronym.lower()] = frozenset(content_words(phrase))
-    if not swap:
-        return focus
-
-    def swapped(stems: frozenset[str]) -> frozenset[str]:
-        out = set(stems)
-        for acronym, expansion in swap.items():
-            if acronym in out:
-                out = (out - {acronym}) | expansion
-        return frozenset(out)
-
-    head = focus.head
-    if head in swap:
-        head = sorted(swap[head])[-1]
-    return replace(focus, terms=swapped(focus.terms), asked=swapped(focus.asked), head=head)
-
-
-def _spelled_out(acronym: str, words: list[str]) -> str:
-    """The first run of capitalised words whose initials spell `acronym`."""
-    letters = acronym.upper()
-    for start, word in enumerate(words):
-        if not word[:1].isupper() or word[0] != letters[0]:
-            continue
-        picked: list[str] = []
-        for candidate in words[start:]:
-            if len(picked) == len(letters):
-                break
-            if candidate.lower() in _SKIPPABLE and picked:
-                continue
-            if candidate[:1].upper() != letters[len(picked)]:
-                break
-            picked.append(candidate)
-        if len(picked) == len(letters) and len(letters) >= 2:
-            return " ".join(picked)
-    return ""
 
 
 def word_pairs(text: str) -> frozenset[tuple[str, str]]:

@@ -13,16 +13,28 @@ from functools import partial
 from typing import Any
 
 import prompts
+from bot.conversation.acronyms import with_acronyms
 from bot.conversation.checks.meaning import Meaning, fitted
-from bot.conversation.context import fence, number_sources, relevant
+from bot.conversation.context import _definitions, fence, number_sources, relevant
 from bot.conversation.declining import Likeness, declined
 from bot.conversation.drafting import Drafter, DraftSink
-from bot.conversation.focus import Focus, focus_of, search_text, with_acronyms
+from bot.conversation.focus import Focus, focus_of
 from bot.conversation.generate import Generated, generate, prompt_name
 from bot.conversation.input import clean_question
 from bot.conversation.links import with_links
 from bot.conversation.ports import AnswerSink, Claims, History, KnowledgePort, PromptChooser
+from bot.conversation.replies import (
+    EMPTY_QUESTION,
+    NO_SCORES,
+    NOT_FOUND,
+    _not_found_notice,
+    _reply,
+    _unanswered,
+    _with_doubt,
+)
+from bot.conversation.retrieval_record import _retrieved
 from bot.conversation.scoring import confidence_for, score_answer
+from bot.conversation.search_text import search_text
 from bot.conversation.timing import StepTimer
 from bot.conversation.types import (
     Answer,
@@ -37,20 +49,16 @@ from bot.conversation.types import (
     Turn,
 )
 from bot.conversation.understand import intent_of, rewrite
-from knowledge.documents import GlossaryEntry, Triple
+from knowledge.documents import Triple
 from knowledge.models.bounded_chat import BoundedChat
 from knowledge.models.deadline import Deadline
 from knowledge.models.llm import ChatModel, LLMError
 from knowledge.search.budget import Budget
-from knowledge.search.retrieved import Retrieved
 from knowledge.search.stages import Stage
 from knowledge.store.triples import entity_key
 
 log = logging.getLogger(__name__)
 
-NOT_FOUND = "I could not find this in the knowledge base."
-EMPTY_QUESTION = "Please type a question, for example: what is the waiting period for cataract?"
-NO_SCORES = CheckScores.none()
 FACTS_CHOICE = "facts"  # the chooser's name for how graph facts are rendered
 # Of the time left, what condensing and intent may take: both have rule-based fallbacks,
 # and the answer call after them must still have time.
@@ -361,93 +369,8 @@ class Pipeline:
         return replace(answer, id=answer_id, timings_ms=timings)
 
 
-def _unanswered(focus: Focus | None) -> str:
-    if focus is not None and focus.head_word:
-        return f"the knowledge base does not speak of {focus.head_word}"
-    return "the sources do not answer what was asked"
-
-
-def _with_doubt(notice: str, level: Confidence, scores: CheckScores, cited: list[int]) -> str:
-    """A Low answer says so in words, naming where to look and what failed."""
-    if level != Confidence.LOW:
-        return notice
-    marks = "".join(f"[{n}]" for n in cited) or "the sources"
-    failed = ", ".join(name.replace("_", " ") for name in scores.failed())
-    doubt = f"I am not sure — please check {marks}" + (
-        f" (failed checks: {failed})." if failed else "."
-    )
-    return " ".join(filter(None, [doubt, notice]))
-
-
-def _not_found_notice(generated: Generated | None) -> str:
-    """Why nothing was found, and what the listed sources are (reading, not an answer)."""
-    if generated is None:
-        return ""
-    parts = [generated.notice] if generated.notice and generated.model != "extractive" else []
-    if generated.reason:
-        parts.append(f"Nothing answers this: {generated.reason}.")
-    if generated.related:
-        parts.append("Related reading: the closest passages are listed below.")
-    return " ".join(parts)
-
-
 def _step(model: BoundedChat | None) -> BoundedChat | None:
     """The model for a step with a fallback: a share of the time left."""
     if model is None or model.deadline is None:
         return model
     return model.until(model.deadline.share(STEP_SHARE))
-
-
-def _retrieved(chunks: Sequence[Retrieved], sources: Sequence[Source]) -> list[dict[str, Any]]:
-    """Everything retrieval brought back; what was sent to the model carries its [number]
-    and the text exactly as sent (definitions and graph facts included), so the stored
-    answer is a complete example for rewriting or retraining a prompt."""
-    sent = {s.chunk_id: s for s in sources}
-    out: list[dict[str, Any]] = []
-    for c in chunks:
-        row: dict[str, Any] = {
-            "chunk_id": c.node_id,
-            "score": round(c.score, 5),
-            "kind": c.kind,
-            "text": c.text,
-        }
-        if (s := sent.pop(c.node_id, None)) is not None:
-            row.update(number=s.number, text=s.text, title=s.title, location=s.location)
-        out.append(row)
-    out += [
-        {"chunk_id": s.chunk_id, "score": s.score, "kind": s.kind, "text": s.text}
-        | {"number": s.number, "title": s.title, "location": s.location}
-        for s in sent.values()
-    ]
-    return out
-
-
-def _definitions(
-    question: str, expansions: Sequence[Expansion], glossary: Sequence[GlossaryEntry]
-) -> list[GlossaryEntry]:
-    """The preamble: definitions only for glossary terms the question used."""
-    used = {e.original.strip(".").lower() for e in expansions if e.kind == "acronym"}
-    words = {w.lower() for w in re.findall(r"[\w.]+", question)}
-    return [
-        g
-        for g in glossary
-        if g.definition and (g.term.strip(".").lower() in used or g.term.lower() in words)
-    ][:4]
-
-
-def _reply(turn: Turn, question: str, text: str, timer: StepTimer) -> Answer:
-    return Answer(
-        id=0,
-        thread=turn.thread,
-        question=question,
-        rewritten_question=question,
-        expansions=(),
-        intent=Intent.LOOKUP,
-        bullets=(Bullet(text),),
-        sources=(),
-        confidence=Confidence.LOW,
-        scores=NO_SCORES,
-        prompt="none",
-        model="none",
-        timings_ms=timer.finish(),
-    )

@@ -9,13 +9,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import prompts
+from bot.conversation.follow_ups import condense_rule_based, is_follow_up
 from bot.conversation.intent import INTENT_DESCRIPTIONS, classify_intent, parse_intent_label
-from bot.conversation.rewrite import (
-    condense_rule_based,
-    correct_spelling,
-    expand_acronyms,
-    is_follow_up,
-)
+from bot.conversation.rewrite import correct_spelling, expand_acronyms
 from bot.conversation.types import Expansion, HistoryTurn, Intent
 from knowledge.documents import GlossaryEntry
 from knowledge.models.llm import ChatModel, LLMError

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.conversation.citations import is_not_found
-from bot.conversation.text import contains_phrase, content_words
+from bot.conversation.entities import contains_phrase
+from bot.conversation.text import content_words
 from bot.conversation.types import Answer, ThreadRef, Turn
 from bot.errors import KnowbotError
 from bot.store.rated import EVAL_PLATFORM

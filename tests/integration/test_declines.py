@@ -12,7 +12,8 @@ import pytest
 from sqlalchemy.engine import URL
 
 from bot.adapters.console import console_turn
-from bot.conversation.pipeline import NOT_FOUND, Pipeline
+from bot.conversation.pipeline import Pipeline
+from bot.conversation.replies import NOT_FOUND
 from bot.conversation.types import Answer, Confidence
 from bot.settings import Settings
 from bot.wiring import open_services

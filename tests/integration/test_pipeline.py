@@ -12,7 +12,7 @@ import pytest
 import sqlalchemy as sa
 
 from bot.adapters.console import console_turn
-from bot.conversation.pipeline import NOT_FOUND
+from bot.conversation.replies import NOT_FOUND
 from bot.conversation.types import Confidence, Intent
 from bot.settings import Settings
 from bot.wiring import Services, open_services

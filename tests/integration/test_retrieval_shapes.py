@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import URL, Engine
 
-from bot.conversation.focus import search_text
 from bot.conversation.pipeline import DOCS
+from bot.conversation.search_text import search_text
 from bot.db.engine import create_async_engine
 from knowledge.ingest.options import IngestOptions
 from knowledge.models.embeddings import LocalEmbedder

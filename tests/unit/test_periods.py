@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.conversation.focus import search_text
 from bot.conversation.periods import other_period, period_asked
+from bot.conversation.search_text import search_text
 
 
 @pytest.mark.parametrize(

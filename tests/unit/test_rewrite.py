@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.conversation.rewrite import (
-    condense_rule_based,
-    correct_spelling,
-    expand_acronyms,
-    is_follow_up,
-)
+from bot.conversation.follow_ups import condense_rule_based, is_follow_up
+from bot.conversation.rewrite import correct_spelling, expand_acronyms
 from bot.conversation.types import Expansion, HistoryTurn
 from knowledge.documents import GlossaryEntry
 

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
+from bot.conversation.entities import entities
 from bot.conversation.input import clean_question
 from bot.conversation.text import (
     content_words,
-    entities,
     number_mentions,
     numbers,
     readable,

@@ -18,9 +18,10 @@ from functools import lru_cache
 
 from bot.conversation.checks.meaning import Meaning
 from bot.conversation.citations import is_not_found
+from bot.conversation.entities import contains_phrase
 from bot.conversation.passages import Passage, passages
 from bot.conversation.quantities import Quantity, merged, quantities
-from bot.conversation.text import contains_phrase, content_words, sentences
+from bot.conversation.text import content_words, sentences
 from bot.conversation.types import Bullet, Source
 
 

@@ -18,10 +18,11 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 
 from bot.conversation.checks.claims import Match, entity_in
+from bot.conversation.entities import entities
 from bot.conversation.focus import WANTED_KINDS, Focus, conflicts, states_loosely
 from bot.conversation.periods import other_period
 from bot.conversation.quantities import quantities
-from bot.conversation.text import content_words, entities, readable
+from bot.conversation.text import content_words, readable
 from bot.conversation.types import Bullet, Source
 
 _GENERIC_WORDS = (

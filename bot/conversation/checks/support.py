@@ -30,10 +30,11 @@ from bot.conversation.checks.claims import (
 )
 from bot.conversation.checks.meaning import Meaning
 from bot.conversation.checks.numbers import derived
+from bot.conversation.entities import entities
 from bot.conversation.focus import conflicts, ids_in
 from bot.conversation.passages import Passage
 from bot.conversation.quantities import Quantity, merged, quantities
-from bot.conversation.text import content_words, entities, framing_words, readable
+from bot.conversation.text import content_words, framing_words, readable
 from bot.conversation.types import Bullet, Source
 
 MIN_OVERLAP = 0.5  # share of a claim's words its passage (with its context) must hold

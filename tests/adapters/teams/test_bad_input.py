@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.adapters.teams.render import ATTACHMENTS_ONLY
-from bot.conversation.pipeline import EMPTY_QUESTION
+from bot.conversation.replies import EMPTY_QUESTION
 from tests.adapters.teams import activities as teams
 from tests.adapters.teams.conftest import TeamsBot
 

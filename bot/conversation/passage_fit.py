@@ -1,0 +1,98 @@
+"""How one passage fits a question's focus, as the quoted answer weighs it: the quantity,
+range, phrase, financial-statement line or definition the question asks for."""
+
+from __future__ import annotations
+
+import re
+
+from bot.conversation.focus import WANTED_KINDS, Focus, states_loosely, word_pairs
+from bot.conversation.passages import Passage
+from bot.conversation.quantities import Quantity, Range, quantities, ranges
+from bot.conversation.text import content_words
+from knowledge.search.statements import measure_inputs, statement_weight, statements_asked
+
+_DEFINES = r"\b(?:means|shall mean|is defined as|refers to|includes?)\b"
+
+
+def _quantity_bonus(p: Passage, focus: Focus) -> float:
+    if not focus.wants:
+        return 0.0
+    return 0.2 if _states_wanted(p, focus) else -0.05
+
+
+def _range_fit(p: Passage, focus: Focus) -> float:
+    """For a table row: +1 when its label's range holds a quantity the question states,
+    -1 (dropped) when it holds none of them. For prose, +1 when a stated condition's range
+    holds it ("within 30 days" for "two weeks ago"), +0.5 when it bounds the same kind of
+    quantity ("above Rs. 3 Lacs" for "Rs 3 lakh"): it speaks to the condition asked about."""
+    if not focus.stated:
+        return 0.0
+    found = ranges(p.label if p.kind == "row" else p.text)
+    relevant = [(r, q) for r in found for q in focus.stated if _comparable(r, q)]
+    if not relevant:
+        return 0.0
+    if any(r.contains(q) for r, q in relevant):
+        return 1.0
+    return -1.0 if p.kind == "row" else 0.5
+
+
+def _comparable(r: Range, q: Quantity) -> bool:
+    """Bounds that measure what `q` measures: an amount written without its currency is
+    one only when it is large ("3,00,000"), a bare number is an age in years."""
+    if r.kind == q.kind:
+        return True
+    if {r.kind, q.kind} <= {"money", "number"}:
+        bounds = [b for b in (r.low, r.high) if b is not None]
+        return all(b >= 1000 for b in bounds)
+    return r.kind == "duration" and q.kind == "number"
+
+
+def _phrase_bonus(p: Passage, focus: Focus) -> float:
+    """The question's phrases found as phrases; a table row whose label is the thing
+    asked about ("Sum insured | ..." for "what sum insured options") most of all."""
+    bonus = 0.1 * min(2, len(focus.pairs & word_pairs(p.text)))
+    label = set(content_words(p.label))
+    if label and focus.asked and label <= focus.asked:
+        bonus += 0.2
+    return bonus
+
+
+def _statement_bonus(p: Passage, focus: Focus) -> float:
+    """The question points to a financial statement ("... shown in the cash flow
+    statement", "has the quick ratio improved?"): its lines answer before a discussion of
+    the same figures elsewhere."""
+    if p.kind != "row":
+        return 0.0  # a statement is a table; "Balance Sheet" over a page of discussion is not
+    return 0.3 * statement_weight(p.path, statements_asked(focus.question))
+
+
+def _input_of(p: Passage, focus: Focus) -> int | None:
+    """Which of the lines the measure asked about is computed from this row is ("Total
+    current liabilities" for the quick ratio), by its place in the measure's inputs."""
+    if p.kind != "row":
+        return None
+    inputs = measure_inputs(focus.question)
+    return next((i for i, pattern in enumerate(inputs) if pattern.search(p.label)), None)
+
+
+def _definition_bonus(p: Passage, focus: Focus) -> float:
+    if not focus.defined:
+        return 0.0
+    term = re.escape(focus.defined).replace(r"\ ", r"[\s-]+")
+    if re.search(rf"(?i)\b{term}s?\b['’\"”]?\s*(?:\([^)]*\)\s*)?{_DEFINES}", p.text):
+        return 0.3
+    return 0.0
+
+
+def _states_wanted(p: Passage, focus: Focus) -> bool:
+    """The passage states the kind of quantity asked for; a bare small number ("5 beds")
+    or a year is no amount, a bare large one ("15,000" in a table of limits) is."""
+    if not focus.wants:
+        return True
+    wanted = WANTED_KINDS[focus.wants]
+    for q in quantities(p.text):
+        if q.is_year or (q.kind == "number" and focus.wants == "money" and q.value < 100):
+            continue  # "In October 2021" states no amount
+        if q.kind in wanted:
+            return True
+    return states_loosely(p.text, focus.wants)
