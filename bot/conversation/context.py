@@ -120,7 +120,7 @@ def _defang(text: str) -> str:
     return text.replace("<context>", "‹context›").replace("</context>", "‹/context›")
 
 
-def _definitions(
+def glossary_preamble(
     question: str, expansions: Sequence[Expansion], glossary: Sequence[GlossaryEntry]
 ) -> list[GlossaryEntry]:
     """The preamble: definitions only for glossary terms the question used."""

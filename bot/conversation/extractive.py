@@ -21,13 +21,13 @@ from rapidfuzz import fuzz
 from bot.conversation.acronyms import with_acronyms
 from bot.conversation.focus import Focus, conflicts, focus_of
 from bot.conversation.passage_fit import (
-    _definition_bonus,
-    _input_of,
-    _phrase_bonus,
-    _quantity_bonus,
-    _range_fit,
-    _statement_bonus,
-    _states_wanted,
+    definition_bonus,
+    input_of,
+    phrase_bonus,
+    quantity_bonus,
+    range_fit,
+    statement_bonus,
+    states_wanted,
 )
 from bot.conversation.passages import Passage, passages
 from bot.conversation.periods import line_period, other_period
@@ -131,10 +131,10 @@ def quote(
     if statement:
         scored = _pointed_first(scored, focus)
     best = _answering(scored, focus)
-    pointed = statement and _statement_bonus(best.passage, focus) if best else False
+    pointed = statement and statement_bonus(best.passage, focus) if best else False
     if best is None or (best.lexical < _ANSWER_FLOOR and not pointed):
         return Quoted([], False, _why_not(focus, sources), related)
-    if focus.unknown and not (focus.wants and _states_wanted(best.passage, focus)):
+    if focus.unknown and not (focus.wants and states_wanted(best.passage, focus)):
         missing = ", ".join(sorted(focus.unknown))  # "veterinary bills": no bill will do
         return Quoted([], False, f"the knowledge base never mentions {missing}", related)
     chosen = _choose(best, scored, focus, weights, max_bullets + focus.listing, stages)
@@ -159,7 +159,7 @@ def _eligible(p: Passage, terms: frozenset[str], focus: Focus, stages: frozenset
     short = len(p.text.split()) < _MIN_WORDS
     if short and p.kind == "sentence":
         return False  # a heading ("3.1 Room rent"), not an answer; items say what they list
-    statement = Stage.QUOTE_STATEMENT in stages and _statement_bonus(p, focus)
+    statement = Stage.QUOTE_STATEMENT in stages and statement_bonus(p, focus)
     if not (p.stems | p.context_stems) & terms and not statement:
         return False
     if Stage.QUOTE_PERIOD in stages and p.kind == "row" and other_period(p.text, focus.period):
@@ -176,17 +176,17 @@ def _score(
     context = sum(w for t, w in weights.items() if t in p.context_stems) / total
     above = p.path_stems - p.stems - p.context_stems  # the headings the clause sits under
     lexical = own + 0.6 * context + 0.3 * sum(w for t, w in weights.items() if t in above) / total
-    fit = _range_fit(p, focus) if Stage.QUOTE_RANGE in stages else 0.0
+    fit = range_fit(p, focus) if Stage.QUOTE_RANGE in stages else 0.0
     if fit < 0:
         return None  # a row for another band than the one the question states
     score = lexical + 0.5 * fit
-    score += _quantity_bonus(p, focus) if Stage.QUOTE_QUANTITY in stages else 0.0
+    score += quantity_bonus(p, focus) if Stage.QUOTE_QUANTITY in stages else 0.0
     score += 0.1 * (1 - p.rank / n) - 0.015 * min(p.position, 6)
-    score += _definition_bonus(p, focus) if Stage.QUOTE_DEFINITION in stages else 0.0
-    score += _phrase_bonus(p, focus) if Stage.QUOTE_PHRASE in stages else 0.0
+    score += definition_bonus(p, focus) if Stage.QUOTE_DEFINITION in stages else 0.0
+    score += phrase_bonus(p, focus) if Stage.QUOTE_PHRASE in stages else 0.0
     if Stage.QUOTE_STATEMENT in stages:
-        score += _statement_bonus(p, focus)
-        score += _INPUT_BONUS if _input_of(p, focus) is not None else 0.0
+        score += statement_bonus(p, focus)
+        score += _INPUT_BONUS if input_of(p, focus) is not None else 0.0
     if p.kind == "list":  # a whole list answers "list ..."; otherwise its items compete
         score += 0.15 if focus.listing else -0.1
     if Stage.QUOTE_RULE_FIRST not in stages:
@@ -218,7 +218,7 @@ def _by_meaning(scored: list[_Scored], likeness: Likeness) -> list[_Scored]:
 def _pointed_first(scored: list[_Scored], focus: Focus) -> list[_Scored]:
     """When the question says where to look ("... shown in the cash flow statement"),
     the lines found there come first, in their order."""
-    pointed = [s for s in scored if _statement_bonus(s.passage, focus)]
+    pointed = [s for s in scored if statement_bonus(s.passage, focus)]
     return pointed + [s for s in scored if s not in pointed] if pointed else scored
 
 
@@ -236,10 +236,10 @@ def _answering(scored: list[_Scored], focus: Focus) -> _Scored | None:
         return scored[0]
     for s in scored[:12]:
         p = s.passage
-        named = focus.asked & (p.stems | p.context_stems | p.path_stems) or _statement_bonus(
+        named = focus.asked & (p.stems | p.context_stems | p.path_stems) or statement_bonus(
             p, focus
         )
-        if named and _states_wanted(p, focus):
+        if named and states_wanted(p, focus):
             return s
     return None
 
@@ -282,13 +282,13 @@ def _other_inputs(best: _Scored, scored: list[_Scored], focus: Focus, limit: int
     """When a measure was asked and the best passage is one of its input lines, the best
     line for each of its other inputs, for the same period: the answer shows what the
     measure is computed from."""
-    first = _input_of(best.passage, focus)
+    first = input_of(best.passage, focus)
     if first is None:
         return []
     period = line_period(best.passage.text).years
     found: dict[int, _Scored] = {first: best}
     for s in scored:
-        place = _input_of(s.passage, focus)
+        place = input_of(s.passage, focus)
         if place is None or place in found or len(found) >= limit:
             continue
         if period and line_period(s.passage.text).years not in (period, frozenset()):

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from bot.conversation.text import normalise_word, stopwords
 
-_PREPOSITIONS = {
+PREPOSITIONS = {
     "for", "in", "under", "of", "on", "at", "with", "during", "from", "to", "by", "about",
     "after", "before", "within", "without", "between", "per", "regarding", "over", "into",
     "through", "across", "against", "since", "until", "via", "towards",
@@ -18,8 +18,8 @@ _DETERMINERS = {
     "the", "a", "an", "my", "your", "our", "their", "his", "her", "its", "this", "that",
     "these", "those", "any", "each", "every", "all", "some",
 }  # fmt: skip
-_WH = {"what", "which", "who", "whom", "whose", "when", "where", "why", "how"}
-_AUX = {
+WH = {"what", "which", "who", "whom", "whose", "when", "where", "why", "how"}
+AUX = {
     "is", "are", "am", "was", "were", "do", "does", "did", "can", "could", "will", "would",
     "should", "shall", "may", "might", "must", "has", "have", "had",
 }  # fmt: skip
@@ -42,12 +42,12 @@ _PERSON_NOUNS = {
     "manager", "agent", "baby", "newborn", "infant", "family", "self", "member", "members",
 }  # fmt: skip
 # What each pronoun may stand for; possessive ones get "'s" on the phrase that replaces them.
-_PRONOUNS = {
+PRONOUNS = {
     "it": "thing", "its": "thing", "this": "thing", "that": "thing", "they": "any",
     "them": "any", "their": "any", "these": "any", "those": "any", "he": "person",
     "him": "person", "his": "person", "she": "person", "her": "person",
 }  # fmt: skip
-_POSSESSIVE_PRONOUNS = {"its", "their", "his"}
+POSSESSIVE_PRONOUNS = {"its", "their", "his"}
 _SUBJECTS = {"i", "we", "you", "they", "he", "she", "it"}
 # Words that follow a question word or pad a question without naming anything.
 _FILLERS = {
@@ -58,7 +58,7 @@ _TOKEN = re.compile(r"[A-Za-z0-9]+(?:['’.\-][A-Za-z0-9]+)*|[^\sA-Za-z0-9]")
 
 
 @dataclass(frozen=True)
-class _Tok:
+class Token:
     text: str
     start: int
     end: int
@@ -69,7 +69,7 @@ class _Tok:
 
 
 @dataclass(frozen=True)
-class _Slot:
+class Slot:
     """A noun phrase that a follow-up may swap out: 'the room rent limit', 'for Plan A'."""
 
     start: int  # token index where the phrase (with its determiner) starts
@@ -78,11 +78,11 @@ class _Slot:
     prep: str = ""  # the preposition in front, for prepositional objects
 
 
-def _tokens(text: str) -> list[_Tok]:
-    return [_Tok(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+def tokens_of(text: str) -> list[Token]:
+    return [Token(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
 
 
-def _is_id(toks: Sequence[_Tok], i: int) -> bool:
+def _is_id(toks: Sequence[Token], i: int) -> bool:
     """'A' in 'Plan A', '2' in 'Tier 2', and 'b' in 'plan b?' name which one of a kind."""
     tok = toks[i]
     if tok.text.isdigit() or re.fullmatch(r"\d+[A-Za-z]?", tok.text):
@@ -97,54 +97,54 @@ def _is_verbish(low: str) -> bool:
     return low in _VERBISH or (low.endswith("ed") and len(low) > 4 and low not in _NOT_VERBS)
 
 
-def _is_nominal(tok: _Tok) -> bool:
+def is_nominal(tok: Token) -> bool:
     low = tok.low
-    if not tok.text[0].isalnum() or low in stopwords() or low in _WH or low in _AUX:
+    if not tok.text[0].isalnum() or low in stopwords() or low in WH or low in AUX:
         return False
-    if low in _FILLERS or low in _PRONOUNS:
+    if low in _FILLERS or low in PRONOUNS:
         return False
-    return not (low in _PREPOSITIONS or low in _DETERMINERS or _is_verbish(low))
+    return not (low in PREPOSITIONS or low in _DETERMINERS or _is_verbish(low))
 
 
-def _run_end(toks: Sequence[_Tok], j: int) -> int:
+def _run_end(toks: Sequence[Token], j: int) -> int:
     """Index after the run of nouns (and trailing ids) that starts at `j`."""
     k = j
-    while k < len(toks) and (_is_nominal(toks[k]) or (k > j and _is_id(toks, k))):
+    while k < len(toks) and (is_nominal(toks[k]) or (k > j and _is_id(toks, k))):
         k += 1
     return k
 
 
-def _slots(toks: Sequence[_Tok]) -> list[_Slot]:
-    slots: list[_Slot] = []
+def slots_of(toks: Sequence[Token]) -> list[Slot]:
+    slots: list[Slot] = []
     i = 0
     while i < len(toks):
         low = toks[i].low
-        if low in _PREPOSITIONS:
+        if low in PREPOSITIONS:
             k = i + 1 + (i + 1 < len(toks) and toks[i + 1].low in _DETERMINERS)
             end = _run_end(toks, k)
             if end > k:
-                slots.append(_Slot(i + 1, end, _kind(toks, i + 1, end), prep=low))
+                slots.append(Slot(i + 1, end, phrase_kind(toks, i + 1, end), prep=low))
                 i = end
                 continue
-        elif low in _DETERMINERS or _noun_at(toks, i):
+        elif low in _DETERMINERS or noun_at(toks, i):
             k = i + 1 if low in _DETERMINERS else i
             end = _run_end(toks, k)
             if end > k:
-                slots.append(_Slot(i, end, _kind(toks, i, end)))
+                slots.append(Slot(i, end, phrase_kind(toks, i, end)))
                 i = end
                 continue
         i += 1
     return slots
 
 
-def _noun_at(toks: Sequence[_Tok], i: int) -> bool:
+def noun_at(toks: Sequence[Token], i: int) -> bool:
     """A nominal word that is not a verb after a subject ('file' in 'how do I file a
     claim') nor the adverb of a 'how' question ('old' in 'how old is it')."""
     before = toks[i - 1].low if i > 0 else ""
-    return _is_nominal(toks[i]) and before not in _SUBJECTS and before != "how"
+    return is_nominal(toks[i]) and before not in _SUBJECTS and before != "how"
 
 
-def _kind(toks: Sequence[_Tok], start: int, end: int) -> str:
+def phrase_kind(toks: Sequence[Token], start: int, end: int) -> str:
     """What sort of thing a phrase names, judged by its head (last) word."""
     head_index = end - 1
     head = toks[head_index]
@@ -160,5 +160,5 @@ def _kind(toks: Sequence[_Tok], start: int, end: int) -> str:
     return "common"
 
 
-def _content_stems(toks: Sequence[_Tok]) -> set[str]:
-    return {normalise_word(t.low) for t in toks if _is_nominal(t) and len(t.text) > 1}
+def phrase_stems(toks: Sequence[Token]) -> set[str]:
+    return {normalise_word(t.low) for t in toks if is_nominal(t) and len(t.text) > 1}

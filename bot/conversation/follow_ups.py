@@ -8,19 +8,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.conversation.follow_up_phrases import (
-    _AUX,
-    _POSSESSIVE_PRONOUNS,
-    _PREPOSITIONS,
-    _PRONOUNS,
-    _WH,
-    _content_stems,
-    _is_nominal,
-    _kind,
-    _noun_at,
-    _Slot,
-    _slots,
-    _Tok,
-    _tokens,
+    AUX,
+    POSSESSIVE_PRONOUNS,
+    PREPOSITIONS,
+    PRONOUNS,
+    WH,
+    Slot,
+    Token,
+    is_nominal,
+    noun_at,
+    phrase_kind,
+    phrase_stems,
+    slots_of,
+    tokens_of,
 )
 from bot.conversation.types import HistoryTurn
 
@@ -58,36 +58,36 @@ def _plan(question: str) -> _Plan | None:
     lead = _LEAD.match(text)
     rest = text[lead.end() :] if lead else text
     rest = rest.strip().rstrip("?.! ").strip()
-    toks = _tokens(rest)
+    toks = tokens_of(rest)
     if not toks:
         return _Plan("repeat", "") if lead else None
     first = toks[0].low
     if first in _CHITCHAT and len(toks) <= 4:
         return None
-    full_question = first in _WH or first in _AUX or first in _IMPERATIVES
+    full_question = first in WH or first in AUX or first in _IMPERATIVES
     if _needs_antecedent(rest):
         return _Plan("pronoun", rest if lead else text)
     if full_question:
         return None
     words = [t for t in toks if t.text[0].isalnum()]
-    if lead or (len(_content_stems(words)) <= 2 and len(words) <= 6):
+    if lead or (len(phrase_stems(words)) <= 2 and len(words) <= 6):
         return _Plan("slot", rest)
     return None
 
 
 def _needs_antecedent(text: str) -> bool:
     """True when a pronoun points outside the question (no noun in front of it)."""
-    toks = _tokens(_without_expletives(text))
+    toks = tokens_of(_without_expletives(text))
     for i, tok in enumerate(toks):
-        if tok.low in _PRONOUNS and _pronoun_use(toks, i):
-            return not any(_noun_at(toks, j) for j in range(i))
+        if tok.low in PRONOUNS and _pronoun_use(toks, i):
+            return not any(noun_at(toks, j) for j in range(i))
     return False
 
 
-def _pronoun_use(toks: Sequence[_Tok], i: int) -> bool:
+def _pronoun_use(toks: Sequence[Token], i: int) -> bool:
     """'this plan' and 'her husband' are determiners; 'is this covered?' is a pronoun."""
     if toks[i].low in ("this", "that", "these", "those", "her"):
-        return i + 1 >= len(toks) or not _is_nominal(toks[i + 1])
+        return i + 1 >= len(toks) or not is_nominal(toks[i + 1])
     return True
 
 
@@ -139,13 +139,13 @@ def _condense(question: str, previous: str) -> str | None:
 
 
 def _swap_phrase(previous: str, focus: str) -> str:
-    prev = _tokens(previous)
-    new = _tokens(focus)
-    lead_prep = new[0].low if new and new[0].low in _PREPOSITIONS else ""
+    prev = tokens_of(previous)
+    new = tokens_of(focus)
+    lead_prep = new[0].low if new and new[0].low in PREPOSITIONS else ""
     body = new[1:] if lead_prep else new
     body_text = focus[body[0].start :] if body else focus
-    slots = _slots(prev)
-    if any(t.low in _PREPOSITIONS for t in body[1:]):
+    slots = slots_of(prev)
+    if any(t.low in PREPOSITIONS for t in body[1:]):
         target = _choose_chain(slots, prev, body)  # a whole phrase: "the X for Y"
     else:
         target = _choose_slot(slots, prev, body, lead_prep)
@@ -161,19 +161,19 @@ def _swap_phrase(previous: str, focus: str) -> str:
 
 
 def _choose_slot(
-    slots: Sequence[_Slot], prev: Sequence[_Tok], body: Sequence[_Tok], prep: str
-) -> _Slot | None:
+    slots: Sequence[Slot], prev: Sequence[Token], body: Sequence[Token], prep: str
+) -> Slot | None:
     """The earlier phrase a new one replaces: same preposition first, then a shared word
     ("Plan B" for "Plan A"), then the same kind of thing (a person for a person)."""
     if not body:
         return None
-    kind = _kind(body, 0, len(body))
-    stems = _content_stems(body)
+    kind = phrase_kind(body, 0, len(body))
+    stems = phrase_stems(body)
 
     def rank(index: int) -> tuple[bool, bool, bool, bool, int]:
         slot = slots[index]
         same_prep = bool(prep) and slot.prep == prep
-        shared = bool(stems & _content_stems(prev[slot.start : slot.end]))
+        shared = bool(stems & phrase_stems(prev[slot.start : slot.end]))
         order = -index if slot.prep else index  # first object of a preposition, last other
         return same_prep, shared, slot.kind == kind, bool(slot.prep), order
 
@@ -183,10 +183,10 @@ def _choose_slot(
     return slots[best]
 
 
-def _chains(slots: Sequence[_Slot], drop: frozenset[str] = frozenset()) -> list[_Slot]:
+def _chains(slots: Sequence[Slot], drop: frozenset[str] = frozenset()) -> list[Slot]:
     """Each non-prepositional phrase joined with the prepositional phrases right after it
     ("the room rent limit" + "for Plan A"), leaving out those of a kind in `drop`."""
-    out: list[_Slot] = []
+    out: list[Slot] = []
     for i, slot in enumerate(slots):
         if slot.prep:
             continue
@@ -197,19 +197,19 @@ def _chains(slots: Sequence[_Slot], drop: frozenset[str] = frozenset()) -> list[
             reach = nxt.end
             if nxt.kind not in drop:
                 end = nxt.end
-        out.append(_Slot(slot.start, end, slot.kind))
+        out.append(Slot(slot.start, end, slot.kind))
     return out
 
 
 def _choose_chain(
-    slots: Sequence[_Slot], prev: Sequence[_Tok], body: Sequence[_Tok]
-) -> _Slot | None:
+    slots: Sequence[Slot], prev: Sequence[Token], body: Sequence[Token]
+) -> Slot | None:
     """For a follow-up that brings its own phrase ("the waiting period for cataract"),
     replace the earlier phrase it shares words with, or else the earlier topic."""
     chains = [c for c in _chains(slots) if c.kind != "person"]
-    stems = _content_stems(body)
+    stems = phrase_stems(body)
     for chain in chains:
-        if stems & _content_stems(prev[chain.start : chain.end]):
+        if stems & phrase_stems(prev[chain.start : chain.end]):
             return chain
     return chains[0] if chains else None
 
@@ -217,8 +217,8 @@ def _choose_chain(
 def _topic(previous: str, want: str, drop: frozenset[str]) -> str:
     """The phrase a pronoun stands for: a person for he/she, otherwise the first thing
     with its prepositional phrases ("the room rent limit for Plan A")."""
-    prev = _tokens(previous)
-    for chain in _chains(_slots(prev), drop):
+    prev = tokens_of(previous)
+    for chain in _chains(slots_of(prev), drop):
         if chain.kind == "number":
             continue
         if want == "any" or (want == "person") == (chain.kind == "person"):
@@ -227,18 +227,18 @@ def _topic(previous: str, want: str, drop: frozenset[str]) -> str:
 
 
 def _resolve_pronouns(question: str, previous: str) -> str:
-    toks = _tokens(_without_expletives(question))
-    own_kinds = frozenset(s.kind for s in _slots(toks) if s.prep)  # "for Plan B" overrides
+    toks = tokens_of(_without_expletives(question))
+    own_kinds = frozenset(s.kind for s in slots_of(toks) if s.prep)  # "for Plan B" overrides
     out: list[str] = []
     last = 0
     for i, tok in enumerate(toks):
-        want = _PRONOUNS.get(tok.low)
+        want = PRONOUNS.get(tok.low)
         if want is None or not _pronoun_use(toks, i):
             continue
         phrase = _topic(previous, want, own_kinds) or _topic(previous, "any", own_kinds)
         if not phrase:
             continue
-        if tok.low in _POSSESSIVE_PRONOUNS:
+        if tok.low in POSSESSIVE_PRONOUNS:
             phrase += "'s"
         out.extend((question[last : tok.start], phrase))
         last = tok.end

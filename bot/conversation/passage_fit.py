@@ -14,13 +14,13 @@ from knowledge.search.statements import measure_inputs, statement_weight, statem
 _DEFINES = r"\b(?:means|shall mean|is defined as|refers to|includes?)\b"
 
 
-def _quantity_bonus(p: Passage, focus: Focus) -> float:
+def quantity_bonus(p: Passage, focus: Focus) -> float:
     if not focus.wants:
         return 0.0
-    return 0.2 if _states_wanted(p, focus) else -0.05
+    return 0.2 if states_wanted(p, focus) else -0.05
 
 
-def _range_fit(p: Passage, focus: Focus) -> float:
+def range_fit(p: Passage, focus: Focus) -> float:
     """For a table row: +1 when its label's range holds a quantity the question states,
     -1 (dropped) when it holds none of them. For prose, +1 when a stated condition's range
     holds it ("within 30 days" for "two weeks ago"), +0.5 when it bounds the same kind of
@@ -47,7 +47,7 @@ def _comparable(r: Range, q: Quantity) -> bool:
     return r.kind == "duration" and q.kind == "number"
 
 
-def _phrase_bonus(p: Passage, focus: Focus) -> float:
+def phrase_bonus(p: Passage, focus: Focus) -> float:
     """The question's phrases found as phrases; a table row whose label is the thing
     asked about ("Sum insured | ..." for "what sum insured options") most of all."""
     bonus = 0.1 * min(2, len(focus.pairs & word_pairs(p.text)))
@@ -57,7 +57,7 @@ def _phrase_bonus(p: Passage, focus: Focus) -> float:
     return bonus
 
 
-def _statement_bonus(p: Passage, focus: Focus) -> float:
+def statement_bonus(p: Passage, focus: Focus) -> float:
     """The question points to a financial statement ("... shown in the cash flow
     statement", "has the quick ratio improved?"): its lines answer before a discussion of
     the same figures elsewhere."""
@@ -66,7 +66,7 @@ def _statement_bonus(p: Passage, focus: Focus) -> float:
     return 0.3 * statement_weight(p.path, statements_asked(focus.question))
 
 
-def _input_of(p: Passage, focus: Focus) -> int | None:
+def input_of(p: Passage, focus: Focus) -> int | None:
     """Which of the lines the measure asked about is computed from this row is ("Total
     current liabilities" for the quick ratio), by its place in the measure's inputs."""
     if p.kind != "row":
@@ -75,7 +75,7 @@ def _input_of(p: Passage, focus: Focus) -> int | None:
     return next((i for i, pattern in enumerate(inputs) if pattern.search(p.label)), None)
 
 
-def _definition_bonus(p: Passage, focus: Focus) -> float:
+def definition_bonus(p: Passage, focus: Focus) -> float:
     if not focus.defined:
         return 0.0
     term = re.escape(focus.defined).replace(r"\ ", r"[\s-]+")
@@ -84,7 +84,7 @@ def _definition_bonus(p: Passage, focus: Focus) -> float:
     return 0.0
 
 
-def _states_wanted(p: Passage, focus: Focus) -> bool:
+def states_wanted(p: Passage, focus: Focus) -> bool:
     """The passage states the kind of quantity asked for; a bare small number ("5 beds")
     or a year is no amount, a bare large one ("15,000" in a table of limits) is."""
     if not focus.wants:

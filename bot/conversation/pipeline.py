@@ -15,7 +15,7 @@ from typing import Any
 import prompts
 from bot.conversation.acronyms import with_acronyms
 from bot.conversation.checks.meaning import Meaning, fitted
-from bot.conversation.context import _definitions, fence, number_sources, relevant
+from bot.conversation.context import fence, glossary_preamble, number_sources, relevant
 from bot.conversation.declining import Likeness, declined
 from bot.conversation.drafting import Drafter, DraftSink
 from bot.conversation.focus import Focus, focus_of
@@ -27,12 +27,12 @@ from bot.conversation.replies import (
     EMPTY_QUESTION,
     NO_SCORES,
     NOT_FOUND,
-    _not_found_notice,
-    _reply,
-    _unanswered,
-    _with_doubt,
+    not_found_notice,
+    reply_answer,
+    unanswered_reason,
+    with_doubt,
 )
-from bot.conversation.retrieval_record import _retrieved
+from bot.conversation.retrieval_record import retrieval_record
 from bot.conversation.scoring import confidence_for, score_answer
 from bot.conversation.search_text import search_text
 from bot.conversation.timing import StepTimer
@@ -125,7 +125,7 @@ class Pipeline:
                 return None
         question, notice = clean_question(turn.text, self._config.max_question_chars)
         if not question:
-            return self._store(turn, _reply(turn, question, EMPTY_QUESTION, timer), [])
+            return self._store(turn, reply_answer(turn, question, EMPTY_QUESTION, timer), [])
         with timer.step("history"):
             history = self._bounded(
                 self._history.history(turn.thread, limit=self._config.history_turns)
@@ -197,7 +197,7 @@ class Pipeline:
                 if Stage.RELEVANT in result.stages
                 else list(result.chunks)
             )
-            definitions = _definitions(question, expansions, glossary)
+            definitions = glossary_preamble(question, expansions, glossary)
             facts = self._facts(standalone, scopes)
             facts_format = self._facts_format(intent) if facts else None
             sources = number_sources(
@@ -205,7 +205,7 @@ class Pipeline:
             )
             sources = with_links(sources, chunks)
         focus = with_acronyms(focus, (s.text for s in sources))
-        retrieved = _retrieved(result.chunks, sources)
+        retrieved = retrieval_record(result.chunks, sources)
         version = self._chooser.choose(prompt_name(intent), intent.value) if self._chooser else None
         likeness = partial(
             self._knowledge.similarity, searched, vector=None if result.searched else result.vector
@@ -274,7 +274,7 @@ class Pipeline:
                 prompt=generated.prompt if generated else prompts.load(prompt_name(intent)).label,
                 model=generated.model if generated else "none",
                 timings_ms=timer.finish(),
-                notice=_not_found_notice(generated),
+                notice=not_found_notice(generated),
             )
         with timer.step("score"):
             scores = score_answer(
@@ -292,7 +292,9 @@ class Pipeline:
             elif self._config.judge and model is not None:
                 confidence = self._judged(model, standalone, generated.bullets, sources, confidence)
         if declined(generated.bullets, scores, likeness):  # nothing answers what was asked
-            unanswered = replace(generated, related=tuple(sources[:3]), reason=_unanswered(focus))
+            unanswered = replace(
+                generated, related=tuple(sources[:3]), reason=unanswered_reason(focus)
+            )
             return self._finish(
                 turn, question, standalone, expansions, intent, sources,
                 replace(unanswered, not_found=True), timer, model, focus, scores,
@@ -307,7 +309,7 @@ class Pipeline:
             prompt=generated.prompt,
             model=generated.model,
             timings_ms=timer.finish(),
-            notice=_with_doubt(generated.notice, confidence, scores, cited),
+            notice=with_doubt(generated.notice, confidence, scores, cited),
         )
 
     def _meaning(self) -> Meaning | None:

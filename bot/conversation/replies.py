@@ -13,13 +13,13 @@ EMPTY_QUESTION = "Please type a question, for example: what is the waiting perio
 NO_SCORES = CheckScores.none()
 
 
-def _unanswered(focus: Focus | None) -> str:
+def unanswered_reason(focus: Focus | None) -> str:
     if focus is not None and focus.head_word:
         return f"the knowledge base does not speak of {focus.head_word}"
     return "the sources do not answer what was asked"
 
 
-def _with_doubt(notice: str, level: Confidence, scores: CheckScores, cited: list[int]) -> str:
+def with_doubt(notice: str, level: Confidence, scores: CheckScores, cited: list[int]) -> str:
     """A Low answer says so in words, naming where to look and what failed."""
     if level != Confidence.LOW:
         return notice
@@ -31,7 +31,7 @@ def _with_doubt(notice: str, level: Confidence, scores: CheckScores, cited: list
     return " ".join(filter(None, [doubt, notice]))
 
 
-def _not_found_notice(generated: Generated | None) -> str:
+def not_found_notice(generated: Generated | None) -> str:
     """Why nothing was found, and what the listed sources are (reading, not an answer)."""
     if generated is None:
         return ""
@@ -43,7 +43,7 @@ def _not_found_notice(generated: Generated | None) -> str:
     return " ".join(parts)
 
 
-def _reply(turn: Turn, question: str, text: str, timer: StepTimer) -> Answer:
+def reply_answer(turn: Turn, question: str, text: str, timer: StepTimer) -> Answer:
     return Answer(
         id=0,
         thread=turn.thread,

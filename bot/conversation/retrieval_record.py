@@ -10,7 +10,9 @@ from bot.conversation.types import Source
 from knowledge.search.retrieved import Retrieved
 
 
-def _retrieved(chunks: Sequence[Retrieved], sources: Sequence[Source]) -> list[dict[str, Any]]:
+def retrieval_record(
+    chunks: Sequence[Retrieved], sources: Sequence[Source]
+) -> list[dict[str, Any]]:
     """Everything retrieval brought back; what was sent to the model carries its [number]
     and the text exactly as sent (definitions and graph facts included), so the stored
     answer is a complete example for rewriting or retraining a prompt."""
