@@ -139,6 +139,8 @@ def ingest(services: Services, folder: Path, docs: list[str]) -> None:
             f"{time.perf_counter() - started:.1f} s",
             flush=True,
         )
+        for failed in summary.failed:
+            print(f"  failed {doc}: {failed.error}", flush=True)
 
 
 def ask(services: Services, question: dict[str, Any]) -> Answer | None:
