@@ -89,7 +89,7 @@ class Settings(BaseSettings):
     # Vocabulary packs in use: names of bundled packs and/or paths of TOML files a company
     # wrote (comma-separated); empty: none, and the rules that need a domain's words rest.
     packs: Annotated[list[str], NoDecode] = Field(
-        default_factory=lambda: ["finance", "documents"], alias="KNOWBOT_PACKS"
+        default_factory=lambda: ["finance", "documents", "insurance"], alias="KNOWBOT_PACKS"
     )
 
     # Scheduled jobs. Cron expressions: minute hour day month day-of-week; name the days

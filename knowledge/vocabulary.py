@@ -22,7 +22,7 @@ from typing import Any
 from knowledge.errors import KnowledgeError
 
 PACKS_DIR = Path(__file__).with_name("packs")
-DEFAULT_PACKS = ("finance", "documents")
+DEFAULT_PACKS = ("finance", "documents", "insurance")
 
 _TOP_KEYS = frozenset(
     {"statement", "lines", "measure", "supplementary", "document_names", "questions"}
@@ -31,7 +31,7 @@ _STATEMENT_KEYS = frozenset({"key", "names", "measures", "title_words"})
 _MEASURE_KEYS = frozenset({"asks", "inputs"})
 _SUPPLEMENTARY_KEYS = frozenset({"note_heading", "about_title", "part_title"})
 _DOCUMENT_KEYS = frozenset({"kind_words"})
-_QUESTION_KEYS = frozenset({"frame_words"})
+_QUESTION_KEYS = frozenset({"frame_words", "period_kinds", "money_words", "document_parts"})
 
 
 class VocabularyError(KnowledgeError):
@@ -68,6 +68,9 @@ class Vocabulary:
     part_title: re.Pattern[str] | None = None
     document_kind_words: frozenset[str] = frozenset()
     question_frame_words: frozenset[str] = frozenset()  # frame a question, name no topic
+    period_kinds: tuple[str, ...] = ()  # "waiting" (period): a question about one asks how long
+    money_words: tuple[str, ...] = ()  # "premium", "revenue": a question about one asks how much
+    document_parts: re.Pattern[str] | None = None  # "balance sheet": a part a question points to
     packs: tuple[str, ...] = field(default=())  # where it came from, for messages and logs
 
     def statement(self, key: str) -> Statement | None:
@@ -132,6 +135,9 @@ class _Pack:
     supplementary: dict[str, re.Pattern[str]]
     kind_words: frozenset[str]
     frame_words: frozenset[str]
+    period_kinds: list[str]
+    money_words: list[str]
+    document_parts: list[re.Pattern[str]]
 
 
 def _read_pack(path: Path) -> _Pack:
@@ -161,6 +167,7 @@ def _read_pack(path: Path) -> _Pack:
     questions = where.table("questions", data.get("questions", {}))
     where.keys("[questions]", questions, _QUESTION_KEYS)
     frame_words = where.words("[questions] frame_words", questions.get("frame_words", []))
+    parts = where.words("[questions] document_parts", questions.get("document_parts", []))
     return _Pack(
         path,
         statements,
@@ -168,6 +175,9 @@ def _read_pack(path: Path) -> _Pack:
         {k: where.pattern(f"[supplementary] {k}", v) for k, v in supplementary.items()},
         frozenset(w.lower() for w in kind_words),
         frozenset(w.lower() for w in frame_words),
+        where.words("[questions] period_kinds", questions.get("period_kinds", [])),
+        where.words("[questions] money_words", questions.get("money_words", [])),
+        [where.pattern("[questions] document_parts", p) for p in parts],
     )
 
 
@@ -262,6 +272,9 @@ def _merge(parts: Iterable[_Pack], names: tuple[str, ...]) -> Vocabulary:
     supplementary: dict[str, list[re.Pattern[str]]] = {}
     kind_words: set[str] = set()
     frame_words: set[str] = set()
+    period_kinds: list[str] = []
+    money_words: list[str] = []
+    document_parts: list[re.Pattern[str]] = []
     for part in parts:
         for s in part.statements:
             statements.setdefault(s.key, []).append(s)
@@ -270,6 +283,9 @@ def _merge(parts: Iterable[_Pack], names: tuple[str, ...]) -> Vocabulary:
             supplementary.setdefault(k, []).append(p)
         kind_words |= part.kind_words
         frame_words |= part.frame_words
+        period_kinds += [w for w in part.period_kinds if w not in period_kinds]
+        money_words += [w for w in part.money_words if w not in money_words]
+        document_parts += part.document_parts
     return Vocabulary(
         statements=tuple(_one_statement(same) for same in statements.values()),
         measures=tuple(measures),
@@ -278,6 +294,9 @@ def _merge(parts: Iterable[_Pack], names: tuple[str, ...]) -> Vocabulary:
         part_title=_either(supplementary.get("part_title", [])),
         document_kind_words=frozenset(kind_words),
         question_frame_words=frozenset(frame_words),
+        period_kinds=tuple(period_kinds),
+        money_words=tuple(money_words),
+        document_parts=_either(document_parts),
         packs=names,
     )
 
@@ -301,3 +320,14 @@ def _either(patterns: Sequence[re.Pattern[str]]) -> re.Pattern[str] | None:
     if len(patterns) == 1:
         return patterns[0]
     return re.compile("|".join(f"(?:{p.pattern})" for p in patterns), re.IGNORECASE)
+
+
+def phrase_pattern(phrases: Sequence[str]) -> str:
+    """A regular expression matching any of `phrases` as whole words (a hyphen or space in
+    a phrase also matches a hyphen, a space or nothing), or "" for none."""
+    if not phrases:
+        return ""
+    parts = [
+        re.sub(r"\\[- ]", "[- ]?", re.escape(p)) for p in sorted(phrases, key=len, reverse=True)
+    ]
+    return r"\b(?:" + "|".join(parts) + r")\b"

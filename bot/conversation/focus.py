@@ -15,11 +15,12 @@ import itertools
 import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 from bot.conversation.periods import Period, period_asked
 from bot.conversation.quantities import Quantity, merged, quantities
 from bot.conversation.text import content_words
+from knowledge.vocabulary import Vocabulary, active, phrase_pattern
 
 # Words that shape a question without saying what it is about.
 _GENERIC = (
@@ -109,22 +110,29 @@ _ASKED = (
 _DURATION_ASKED = (
     r"\bhow (?:long|soon|early|late)\b|(?:^|[.?!]\s+)when\b|\bwithin how\b"
     r"|\bwhen (?:will|would|does|do|is|are|can|should|shall|must|did)\b"
-    r"|\bhow many (?:days|weeks|months|years|hours)\b"
-    r"|\b(?:waiting|grace|notice|free[- ]look|survival|moratorium) period\b|\btime limit\b"
-    r"|\bdeadline\b"
+    r"|\bhow many (?:days|weeks|months|years|hours)\b|\btime limit\b|\bdeadline\b"
 )
 _MONEY_ASKED = (
-    r"\bhow much\b|\b(?:limits?|caps?|sub-?limits?|amounts?|costs?|prices?|premiums?|fees?|charges?"
-    r"|sum insured|maximum|minimum|payable|pay(?:s|out)?|refund|settle|revenue|income"
-    r"|expenditure|capex|assets|liabilities|cash flow|profit|loss|sales|debt|dividend"
-    r"|ebitda|ebit|earnings|eps|expenses?|spending|turnover|equity|borrowings)\b"
+    r"\bhow much\b|\b(?:limits?|caps?|amounts?|costs?|prices?|fees?|charges?"
+    r"|maximum|minimum|payable|pay(?:s|out)?|refund|expenses?|spending)\b"
 )
-_WANTS = (
-    ("duration", re.compile(_DURATION_ASKED, _I)),
-    ("percent", re.compile(r"\bpercent(?:age)?\b|\bwhat (?:rate|share|proportion)\b|%", _I)),
-    ("money", re.compile(_MONEY_ASKED, _I)),
-    ("number", re.compile(r"\bhow many\b|\bwhat (?:age|number)\b|\bhow old\b|\bratio\b", _I)),
-)
+
+
+@lru_cache(maxsize=8)
+def _answer_kinds(vocabulary: Vocabulary) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """Which kind of answer a question wants, by its words; the packs in use add the
+    periods ("waiting period") and amounts ("premium", "revenue") of their domain."""
+    periods = phrase_pattern(vocabulary.period_kinds)
+    duration = _DURATION_ASKED + (rf"|{periods}\s+period\b" if periods else "")
+    money = "|".join(p for p in (_MONEY_ASKED, phrase_pattern(vocabulary.money_words)) if p)
+    return (
+        ("duration", re.compile(duration, _I)),
+        ("percent", re.compile(r"\bpercent(?:age)?\b|\bwhat (?:rate|share|proportion)\b|%", _I)),
+        ("money", re.compile(money, _I)),
+        ("number", re.compile(r"\bhow many\b|\bwhat (?:age|number)\b|\bhow old\b|\bratio\b", _I)),
+    )
+
+
 # The kinds of quantity that answer each kind of question ("how much" takes 2% or Rs 500).
 WANTED_KINDS = {
     "duration": {"duration"},
@@ -222,7 +230,7 @@ def focus_of(
     defined = _first_match(_DEFINITION, text, frozenset())
     phrase = _first_match(_ASKED, text, frame)
     asked = frozenset(content_words(f"{defined} {phrase}")) - frame
-    stripped = _MEASURE_END.sub("", phrase or defined).strip()
+    stripped = _measure_end(active()).sub("", phrase or defined).strip()
     core = stripped or phrase or defined
     heads = [
         (stem, word)
@@ -260,12 +268,17 @@ def word_pairs(text: str) -> frozenset[tuple[str, str]]:
 
 # A phrase ending in a measure says what kind of quantity is wanted, not what it is about:
 # "pre-existing disease waiting period" is about the disease.
-_MEASURE_END = re.compile(
-    r"\s*(?:\b(?:waiting|grace|notice|free[- ]look|cooling[- ]off|survival|moratorium|time)\s+)?"
+_MEASURE_END = (
     r"\b(?:periods?|limits?|amounts?|caps?|durations?|time|maximum|minimum|number|count|total"
-    r"|percentage|age|sum)\s*$",
-    re.IGNORECASE,
+    r"|percentage|age|sum)\s*$"
 )
+
+
+@lru_cache(maxsize=8)
+def _measure_end(vocabulary: Vocabulary) -> re.Pattern[str]:
+    """A phrase's ending measure, with the kind of period the packs name ("waiting")."""
+    kinds = phrase_pattern((*vocabulary.period_kinds, "time"))
+    return re.compile(rf"\s*(?:{kinds}\s+)?{_MEASURE_END}", re.IGNORECASE)
 
 
 def _unknown(phrase: str, vocabulary: Collection[str] | None) -> frozenset[str]:
@@ -335,7 +348,7 @@ def _wants(text: str) -> str:
     )
     if (yes_no or _DESCRIBES.search(text)) and not _HOW_MUCH.search(text):
         return ""
-    for kind, pattern in _WANTS:
+    for kind, pattern in _answer_kinds(active()):
         if pattern.search(text):
             return kind
     return ""

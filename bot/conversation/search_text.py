@@ -6,6 +6,7 @@ import re
 
 from bot.conversation.periods import unglued
 from bot.conversation.text import content_words, sentences
+from knowledge.vocabulary import active
 
 _I = re.IGNORECASE
 
@@ -15,13 +16,6 @@ _INSTRUCTION = re.compile(
     r"|give (?:a|your) (?:response|answer)|respond\b|please\b|note that\b|we need to\b"
     r"|if .{3,80}\b(?:then )?(?:state|say|explain)\b"
     r"|express\b|report (?:it|the answer)\b|show your\b|use (?:only )?the\b)",
-    _I,
-)
-# Names of parts of a document an instruction may point to ("... shown in the balance sheet").
-_DOCUMENT_PART = re.compile(
-    r"\b(?:balance sheets?|statements? of [a-z ]{3,40}?(?=[,.;:?]|$| and\b| to\b)"
-    r"|(?:income|cash flows?|cash-flow|financial) statements?|notes? to the [a-z ]{3,40}?"
-    r"(?=[,.;:?]|$)|management'?s discussion and analysis|segment information)",
     _I,
 )
 
@@ -34,7 +28,9 @@ def search_text(question: str) -> str:
     kept: list[str] = []
     for sentence in found:
         if _INSTRUCTION.search(sentence):
-            kept.extend(m.group(0) for m in _DOCUMENT_PART.finditer(sentence))
+            parts = active().document_parts  # named by the packs in use
+            if parts is not None:
+                kept.extend(m.group(0) for m in parts.finditer(sentence))
         else:
             kept.append(sentence)
     text = " ".join(kept).strip()

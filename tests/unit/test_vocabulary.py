@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.conversation.focus import focus_of
+from bot.conversation.search_text import search_text
 from bot.settings import Settings
 from bot.wiring import use_packs
 from knowledge.search.naming import name_words
@@ -169,8 +171,8 @@ def test_a_bad_pattern_names_its_statement_and_the_fix(tmp_path: Path) -> None:
 
 
 def test_an_unknown_pack_name_lists_the_bundled_ones() -> None:
-    with pytest.raises(VocabularyError, match=r"'insurance' is not bundled.*finance"):
-        load_packs(["insurance"])
+    with pytest.raises(VocabularyError, match=r"'legal' is not bundled.*finance"):
+        load_packs(["legal"])
     with pytest.raises(VocabularyError, match="no such file"):
         load_packs(["/nowhere/company.toml"])
 
@@ -191,3 +193,26 @@ def test_question_frame_words_come_from_the_packs(tmp_path: Path) -> None:
     pack = _pack(tmp_path, '[questions]\nframe_words = ["covered"]\n')
     use_packs(_settings(str(pack)))
     assert rerank([covered, dental], Hints(question))[0].node_id == "dental"
+
+
+def test_the_kind_of_answer_a_question_wants_comes_from_the_packs(tmp_path: Path) -> None:
+    """A "grace period" question asks how long and is about grace (insurance pack); a
+    company's own pack teaches "probation period"; with no pack neither is read as a
+    duration, and "revenue" (finance pack) no longer asks for an amount."""
+    grace = "What is the grace period for renewal?"
+    assert focus_of(grace).wants == "duration"
+    assert focus_of("What was revenue in 2022?").wants == "money"
+    assert focus_of("What is the probation period for new staff?").wants == ""
+
+    pack = _pack(tmp_path, '[questions]\nperiod_kinds = ["probation"]\n')
+    use_packs(_settings(str(pack)))
+    assert focus_of("What is the probation period for new staff?").wants == "duration"
+    assert focus_of(grace).wants == ""
+    assert focus_of("What was revenue in 2022?").wants == ""
+
+
+def test_an_instruction_keeps_the_document_part_the_finance_pack_names() -> None:
+    question = "What is the FY2022 capex? Answer using the details in the cash flow statement."
+    assert search_text(question).endswith("cash flow statement")
+    use_packs(_settings("documents"))
+    assert "cash flow" not in search_text(question)
