@@ -81,7 +81,9 @@ class Connector(Protocol):
         ...
 
     def changes(self, cursor: str | None) -> Changes | None:
-        """What changed since `cursor`, or None when the source has no change feed."""
+        """What changed since `cursor`, or None when the source has no change feed (or the
+        cursor expired: a full listing follows). With no cursor a feed enumerates
+        everything as upserts, and the sync reconciles against that as a listing."""
         ...
 
     def fetch(self, item: Item, known: str | None) -> Fetched | NotModified:

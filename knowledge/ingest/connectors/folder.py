@@ -7,7 +7,7 @@ from __future__ import annotations
 import mimetypes
 from pathlib import Path
 
-from knowledge.ingest.connectors.base import Changes, FetchFailed, Fetched, Item, NotModified
+from knowledge.ingest.connectors.base import Changes, Fetched, FetchFailed, Item, NotModified
 from knowledge.ingest.kinds import KNOWN_SUFFIXES
 from knowledge.ingest.manifest import Manifest, read_manifest
 
@@ -35,9 +35,7 @@ class FolderConnector:
             return sorted(
                 p
                 for p in self.path.rglob("*")
-                if p.is_file()
-                and p.suffix.lower() in KNOWN_SUFFIXES
-                and not p.name.startswith(".")
+                if p.is_file() and p.suffix.lower() in KNOWN_SUFFIXES and not p.name.startswith(".")
             )
         return [self.path] if self.path.is_file() else []
 

@@ -8,8 +8,8 @@ import random
 import threading
 import time
 from dataclasses import dataclass
-from email.utils import parsedate_to_datetime
 from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 
 import httpx
 from tenacity import RetryCallState, Retrying, retry_if_result, stop_after_attempt

@@ -20,8 +20,8 @@ from bs4 import BeautifulSoup
 
 from knowledge.ingest.connectors.base import (
     Changes,
-    FetchFailed,
     Fetched,
+    FetchFailed,
     Item,
     ListingFailed,
     NotModified,
@@ -82,6 +82,7 @@ class WebConnector:
         urls = self._sitemap_urls() if self.site.sitemap else self._crawl(robots)
         allowed = [u for u in urls if u.startswith(self.site.within)]
         allowed = [u for u in dict.fromkeys(allowed) if robots.can_fetch(USER_AGENT, u)]
+        self._check_cap(len(allowed))
         return [Item(id=u, version="", link=u, media_type="") for u in allowed]
 
     def fetch(self, item: Item, known: str | None) -> Fetched | NotModified:
@@ -90,7 +91,9 @@ class WebConnector:
         try:
             response = self._client.get(item.id, headers=_conditional(known))
         except httpx.HTTPError as exc:
-            raise FetchFailed(item.id, f"cannot reach the page ({exc}); kept its last copy")
+            raise FetchFailed(
+                item.id, f"cannot reach the page ({exc}); kept its last copy"
+            ) from exc
         if response.status_code == 304 and known:
             return NotModified(known)
         return _fetched(item, response)
@@ -104,7 +107,9 @@ class WebConnector:
         try:
             response = self._client.get(url)
         except httpx.HTTPError as exc:
-            raise ListingFailed(url, f"cannot reach the {what} ({exc}); nothing was pruned")
+            raise ListingFailed(
+                url, f"cannot reach the {what} ({exc}); nothing was pruned"
+            ) from exc
         if response.status_code != 200:
             raise ListingFailed(
                 url,
@@ -119,7 +124,7 @@ class WebConnector:
         try:
             response = self._client.get(url)
         except httpx.HTTPError as exc:
-            raise ListingFailed(url, f"cannot read robots.txt ({exc}); nothing was pruned")
+            raise ListingFailed(url, f"cannot read robots.txt ({exc}); nothing was pruned") from exc
         if response.status_code >= 500:
             raise ListingFailed(
                 url,
@@ -131,26 +136,45 @@ class WebConnector:
 
     def _sitemap_urls(self) -> list[str]:
         assert self.site.sitemap
-        todo, seen, pages = deque([self.site.sitemap]), set(), []
+        todo = deque([self.site.sitemap])
+        seen: set[str] = set()
+        pages: list[str] = []
         while todo:
             url = todo.popleft()
-            if url in seen or len(seen) >= MAX_SITEMAPS:
+            if url in seen:
                 continue
+            if len(seen) >= MAX_SITEMAPS:
+                raise ListingFailed(
+                    self.site.sitemap,
+                    f"the sitemap index names more than {MAX_SITEMAPS} sitemaps; nothing was "
+                    "pruned — point `sitemap` at one of them",
+                )
             seen.add(url)
             root = _xml(self._get_listing(url, "sitemap"), url)
             if root.tag == f"{_SITEMAP_NS}sitemapindex":
                 todo.extend(_locs(root, "sitemap"))
             else:
                 pages.extend(_locs(root, "url"))
-        return pages[: self.site.max_pages]
+        return pages
+
+    def _check_cap(self, count: int) -> None:
+        """More pages than the cap: a listing cut short would look like deletions."""
+        if count > self.site.max_pages:
+            raise ListingFailed(
+                self.key,
+                f"more than max_pages = {self.site.max_pages} pages; nothing was pruned — "
+                "raise max_pages or narrow the prefix",
+            )
 
     def _crawl(self, robots: RobotFileParser) -> list[str]:
         """Breadth-first from the start URL, links within the prefix only. The pages read
         here are kept, so fetching them again costs nothing."""
         assert self.site.start
         start = urldefrag(self.site.start).url
-        todo, seen, pages = deque([start]), {start}, []
-        while todo and len(pages) < self.site.max_pages:
+        todo, seen = deque([start]), {start}
+        pages: list[str] = []
+        while todo:
+            self._check_cap(len(pages) + 1)
             url = todo.popleft()
             if not robots.can_fetch(USER_AGENT, url):
                 continue
@@ -166,14 +190,13 @@ class WebConnector:
                         todo.append(link)
         return pages
 
-
     def _crawl_get(self, url: str) -> httpx.Response | None:
         """A crawled page; None when it is gone. Any other failure stops the listing:
         a page the crawl could not read must not look deleted."""
         try:
             response = self._client.get(url)
         except httpx.HTTPError as exc:
-            raise ListingFailed(url, f"cannot reach the page ({exc}); nothing was pruned")
+            raise ListingFailed(url, f"cannot reach the page ({exc}); nothing was pruned") from exc
         if response.status_code in (404, 410) and url != self.site.start:
             return None
         if response.status_code != 200:
@@ -212,8 +235,10 @@ def _fetched(item: Item, response: httpx.Response) -> Fetched:
         },
         sort_keys=True,
     )
-    title = _title(response.content) if "html" in media_type else ""
-    return Fetched(response.content, media_type or "text/html", version, title)
+    if "html" not in media_type and media_type:
+        return Fetched(response.content, media_type, version)
+    title, main = _main_text(response.content)
+    return Fetched(main, "text/html", version, title)
 
 
 def _xml(response: httpx.Response, url: str) -> ET.Element:
@@ -236,6 +261,18 @@ def _links(response: httpx.Response) -> list[str]:
     return [urldefrag(urljoin(base, str(a["href"]))).url for a in soup.find_all("a", href=True)]
 
 
-def _title(content: bytes) -> str:
+def _main_text(content: bytes) -> tuple[str, bytes]:
+    """The page's title and its main content: the <main> (or role=main, or a lone
+    <article>) element, else the page without its navigation, header, footer and asides —
+    the menu repeated on every page would otherwise be indexed hundreds of times."""
     soup = BeautifulSoup(content, "html.parser")
-    return soup.title.get_text(" ", strip=True) if soup.title else ""
+    title = soup.title.get_text(" ", strip=True) if soup.title else ""
+    articles = soup.find_all("article")
+    roles = soup.select("[role=main]")
+    mains = soup.find_all("main") or roles or (articles if len(articles) == 1 else [])
+    main = mains[0] if mains else None
+    if main is None:
+        for tag in soup(["nav", "header", "footer", "aside"]):
+            tag.decompose()
+        return title, str(soup).encode()
+    return title, f"<html><body>{main}</body></html>".encode()
