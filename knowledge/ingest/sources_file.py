@@ -76,7 +76,7 @@ def read_sources(file: Path, base: IngestOptions) -> list[SourceEntry]:
 
 
 def _entry(file: Path, number: int, entry: Any, base: IngestOptions) -> SourceEntry:
-    where = f"{file} [[source]] #{number}"
+    where = f"{file}, source entry #{number}"
     if not isinstance(entry, dict):
         raise SourceError(where, "expected a table")
     kind = str(entry.get("kind", ""))
