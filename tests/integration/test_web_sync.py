@@ -33,10 +33,11 @@ def site() -> Iterator[FakeSite]:
         yield running
 
 
-def sync(kb: Knowledge, engine: Engine, site: FakeSite, **web: int) -> IngestSummary:
+def sync(kb: Knowledge, engine: Engine, site: FakeSite, max_pages: int = 5000) -> IngestSummary:
     policy = RetryPolicy(max_wait=3.0, jitter=0.1)
     connector = WebConnector(
-        WebSite(sitemap=site.sitemap, **web), PoliteClient(concurrency=4, policy=policy)
+        WebSite(sitemap=site.sitemap, max_pages=max_pages),
+        PoliteClient(concurrency=4, policy=policy),
     )
     try:
         return sync_connector(kb.ingestor, engine, connector, OPTIONS)
