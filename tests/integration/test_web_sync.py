@@ -183,3 +183,25 @@ def test_more_pages_than_max_pages_fails_instead_of_pruning_the_rest(
     again = sync(kb, engine, site, max_pages=2)
     assert len(again.failed) == 1 and "max_pages = 2" in again.failed[0].error
     assert again.count("removed") == 0
+
+
+def test_a_crawl_from_a_start_page_stays_within_its_prefix(
+    engine: Engine, db_url: URL, site: FakeSite
+) -> None:
+    links = "".join(
+        f'<a href="{p}">{p}</a>' for p in ("leave", "travel", "/kb/other", "/private/salaries")
+    )
+    site.page("/policies/", "Policies", f"<p>All policies.</p>{links}")
+    site.page("/kb/other", "Other", "<p>Outside the prefix.</p>")
+    kb = make_knowledge(engine, db_url)
+    web = WebSite(start=f"{site.base}/policies/", prefix=f"{site.base}/policies/")
+    connector = WebConnector(web, PoliteClient(concurrency=2))
+    try:
+        summary = sync_connector(kb.ingestor, engine, connector, OPTIONS)
+    finally:
+        connector.close()
+    assert summary.failed == []
+    assert {uri for uri, _, _ in chunks(engine)} == {
+        f"{site.base}/policies/{name}" for name in ("", "leave", "travel")
+    }
+    assert not any(r.path in ("/kb/other", "/private/salaries") for r in site.requests)
