@@ -81,10 +81,12 @@ def sync_connector(
     with engine.begin() as conn:
         state = sync_state.get(conn, key)
         known = sync_state.item_versions(conn, key)
+        scopes = sync_state.item_scopes(conn, key, list(known))
     try:
         batch = _batch(connector, state.cursor if state else None, known)
-    except SourceError as exc:
-        return _failed(engine, summary, key, options, exc.reason)
+    except SourceError as exc:  # which address failed, when it is not the source's own
+        reason = exc.reason if exc.source in key else f"{exc.source}: {exc.reason}"
+        return _failed(engine, summary, key, options, reason)
     except Exception as exc:  # a connector bug must not stop the other sources
         log.debug("listing %s failed", key, exc_info=True)
         reason = f"listing failed: {type(exc).__name__}: {exc}"
@@ -101,6 +103,8 @@ def sync_connector(
         return _failed(engine, summary, key, options, reason)
     summary.reports += _index_items(index, engine, connector, options, batch.upserts, progress)
     summary.reports += _prune(index, engine, key, batch.deletes)
+    indexed = [r.uri for r in summary.reports if r.status != "failed"]
+    summary.reports += _moved_out(index, scopes, indexed, options.scope)
     failed = [r for r in summary.reports if r.status == "failed"]
     with engine.begin() as conn:  # after the batch is indexed, never before
         sync_state.record_success(
@@ -244,6 +248,19 @@ def _prune(index: ItemIndex, engine: Engine, key: str, gone: list[str]) -> list[
     with engine.begin() as conn:
         sync_state.forget_items(conn, key, gone)
     return reports
+
+
+def _moved_out(
+    index: ItemIndex, scopes: dict[str, str], indexed: list[str], scope: str
+) -> list[SourceReport]:
+    """Items indexed in another scope before (the entry's scope changed) leave it, once
+    they are indexed in the new one."""
+    moved: dict[str, list[str]] = {}
+    for item_id in indexed:
+        old = scopes.get(item_id)
+        if old is not None and old != scope:
+            moved.setdefault(old, []).append(item_id)
+    return [r for old, ids in sorted(moved.items()) for r in index.remove_sources(old, ids)]
 
 
 def _failed(

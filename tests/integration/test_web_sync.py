@@ -138,7 +138,8 @@ def test_a_500_in_the_middle_of_the_listing_prunes_nothing(
     site.broken.add("/sitemap-2.xml")
     again = sync(kb, engine, site)
     assert [r.uri for r in again.failed] == [f"web:{site.sitemap}"]
-    assert "HTTP 500" in again.failed[0].error and "nothing was pruned" in again.failed[0].error
+    error = again.failed[0].error
+    assert "sitemap-2.xml" in error and "HTTP 500" in error and "nothing was pruned" in error
     assert again.count("removed") == 0 and len(chunks(engine)) == before
     with engine.connect() as conn:
         state = conn.execute(sa.text("SELECT listed_count, last_error FROM kb_sync_state")).one()
@@ -205,3 +206,21 @@ def test_a_crawl_from_a_start_page_stays_within_its_prefix(
         f"{site.base}/policies/{name}" for name in ("", "leave", "travel")
     }
     assert not any(r.path in ("/kb/other", "/private/salaries") for r in site.requests)
+
+
+def test_a_source_moved_to_another_scope_leaves_the_old_one(
+    engine: Engine, db_url: URL, site: FakeSite
+) -> None:
+    kb = make_knowledge(engine, db_url)
+    sync(kb, engine, site)
+    connector = WebConnector(WebSite(sitemap=site.sitemap))
+    try:
+        moved = sync_connector(kb.ingestor, engine, connector, IngestOptions(scope="hr"))
+    finally:
+        connector.close()
+    assert moved.count("new") == 3 and moved.count("removed") == 3
+    with engine.connect() as conn:
+        scopes = {
+            r[0] for r in conn.execute(sa.text("SELECT metadata_->>'scope' FROM data_kb_chunks"))
+        }
+    assert scopes == {"hr"}
