@@ -111,7 +111,7 @@ def sync_connector(
             conn,
             key,
             cursor=batch.cursor if not failed else (state.cursor if state else None),
-            listed_count=batch.listed if batch.listed >= 0 else len(known),
+            listed_count=batch.listed if batch.listed >= 0 else sync_state.item_count(conn, key),
             error=f"{len(failed)} item(s) failed; last good copies kept" if failed else None,
         )
     index.refresh_stats(summary.reports)

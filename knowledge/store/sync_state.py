@@ -86,3 +86,9 @@ def item_scopes(conn: Connection, source_key: str, item_ids: list[str]) -> dict[
         )
     )
     return {r.item_id: r.scope for r in rows}
+
+
+def item_count(conn: Connection, source_key: str) -> int:
+    """How many items the source holds as far as the index knows (after a change feed)."""
+    query = sa.select(sa.func.count()).where(kb_sync_items.c.source_key == source_key)
+    return int(conn.execute(query).scalar_one())

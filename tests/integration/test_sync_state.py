@@ -70,7 +70,7 @@ def test_a_change_feed_upserts_and_deletes_and_moves_its_cursor(
     second = sync_connector(kb.ingestor, engine, source, OPTIONS)
     assert source.cursors_seen == [None, "c1"]
     assert second.count("changed") == 1 and second.count("removed") == 1
-    assert state(engine).cursor == "c2"
+    assert state(engine).cursor == "c2" and state(engine).listed_count == 1
     with engine.connect() as conn:
         stored = [r[0] for r in conn.execute(sa.text("SELECT text FROM data_kb_chunks"))]
     assert any("30 days" in t for t in stored) and not any("Economy" in t for t in stored)
