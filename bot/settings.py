@@ -98,6 +98,7 @@ class Settings(BaseSettings):
     reingest_paths: Annotated[list[Path], NoDecode] = Field(
         default_factory=list, alias="KNOWBOT_REINGEST_PATHS"
     )
+    reingest_sources: Path | None = Field(default=None, alias="KNOWBOT_SOURCES")
     reingest_cron: str = Field(default="0 2 * * *", alias="KNOWBOT_REINGEST_CRON")
     memory_max_age_days: float = Field(default=30, gt=0, alias="KNOWBOT_MEMORY_MAX_AGE_DAYS")
     expire_cron: str = Field(default="30 3 * * *", alias="KNOWBOT_EXPIRE_CRON")

@@ -39,6 +39,7 @@ def answer_json(answer: Answer) -> dict[str, Any]:
                 "kind": s.kind,
                 "chunk_id": s.chunk_id,
                 "text": s.text,
+                "url": s.url,
             }
             for s in answer.sources
         ],

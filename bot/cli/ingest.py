@@ -11,11 +11,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from bot.cli.state import state
 from bot.errors import KnowbotError
 from bot.wiring import open_services
+from knowledge.errors import SourceError
 from knowledge.ingest.index import reindex
 from knowledge.ingest.kinds import SourceKind
 from knowledge.ingest.options import IngestOptions
 from knowledge.ingest.reports import IngestSummary
 from knowledge.ingest.source_links import BadTemplate
+from knowledge.ingest.sources_file import SourceEntry, ingest_sources, read_sources
 
 out = Console()
 
@@ -38,6 +40,11 @@ def ingest(
     ),
     sql: str | None = typer.Option(None, "--sql", help="Table name or SELECT to read rows from."),
     db: str | None = typer.Option(None, "--db", help="SQLAlchemy URL of the database for --sql."),
+    sources: Path | None = typer.Option(
+        None,
+        "--sources",
+        help="A sources file of [[source]] entries: paths and web sites (sitemap or start URL).",
+    ),
     reindex_all: bool = typer.Option(
         False, "--reindex", help="Re-embed every stored chunk with the configured model."
     ),
@@ -56,8 +63,11 @@ def ingest(
         )
     except BadTemplate as exc:
         raise KnowbotError(f"--url: {exc}.") from exc
-    if not paths and not sql and not reindex_all:
-        raise KnowbotError("Nothing to ingest: give PATH..., or --sql QUERY --db URL.")
+    if not paths and not sql and not reindex_all and not sources:
+        raise KnowbotError(
+            "Nothing to ingest: give PATH..., --sources FILE, or --sql QUERY --db URL."
+        )
+    entries = _read_sources(sources, options) if sources else []
     if sql and not db:
         raise KnowbotError("--sql needs --db URL (the database to read the rows from).")
     with open_services(state(ctx).settings) as services, _progress() as progress:
@@ -73,7 +83,7 @@ def ingest(
 
             count = reindex(services.db.engine, build_embedder(services.settings), report)
             out.print(f"Re-embedded {count} chunks with {services.settings.embed_model}.")
-            if not paths and not sql:
+            if not paths and not sql and not sources:
                 return
         ingestor = services.knowledge.ingestor
         summary = IngestSummary()
@@ -83,10 +93,21 @@ def ingest(
             extra = ingestor.ingest_sql(db, sql, options, report)
             summary.reports += extra.reports
             summary.seconds += extra.seconds
+        if entries:
+            extra = ingest_sources(ingestor, services.db.engine, entries, report)
+            summary.reports += extra.reports
+            summary.seconds += extra.seconds
         progress.stop()
     print_summary(summary)
     if summary.failed:
         raise typer.Exit(1)
+
+
+def _read_sources(file: Path, options: IngestOptions) -> list[SourceEntry]:
+    try:
+        return read_sources(file, options)
+    except SourceError as exc:
+        raise KnowbotError(f"--sources: {exc}") from exc
 
 
 def _progress() -> Progress:

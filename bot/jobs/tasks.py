@@ -17,7 +17,10 @@ from bot.jobs.posters import DigestPoster, build_posters
 from bot.jobs.runner import JobBody, JobFailed, JobSpec
 from bot.settings import Settings
 from bot.wiring import Services
+from knowledge.errors import SourceError
 from knowledge.ingest.options import IngestOptions
+from knowledge.ingest.reports import IngestSummary
+from knowledge.ingest.sources_file import ingest_sources, read_sources
 
 REINGEST_JOB = "reingest"
 EXPIRE_JOB = "expire"
@@ -33,8 +36,9 @@ def configured_jobs(services: Services) -> list[JobSpec]:
     reingest_at = cron(s, "KNOWBOT_REINGEST_CRON", s.reingest_cron)
     digest_at = cron(s, "KNOWBOT_DIGEST_CRON", s.digest_cron)
     jobs = [JobSpec(EXPIRE_JOB, expire_at, expire(services))]
-    if s.reingest_paths:
-        jobs.append(JobSpec(REINGEST_JOB, reingest_at, reingest(services, s.reingest_paths)))
+    if s.reingest_paths or s.reingest_sources:
+        body = reingest(services, s.reingest_paths, s.reingest_sources)
+        jobs.append(JobSpec(REINGEST_JOB, reingest_at, body))
     posters = build_posters(s)
     if posters:
         jobs.append(JobSpec(DIGEST_JOB, digest_at, digest(services, posters)))
@@ -52,11 +56,9 @@ def cron(settings: Settings, variable: str, expression: str) -> CronTrigger:
         ) from exc
 
 
-def reingest(services: Services, paths: Sequence[Path]) -> JobBody:
+def reingest(services: Services, paths: Sequence[Path], sources: Path | None = None) -> JobBody:
     async def run() -> str:
-        summary = await asyncio.to_thread(
-            services.knowledge.ingestor.ingest_paths, list(paths), IngestOptions()
-        )
+        summary = await asyncio.to_thread(_reingest, services, paths, sources)
         counts = ", ".join(
             f"{summary.count(s)} {s}" for s in ("new", "changed", "unchanged", "removed")
         )
@@ -67,6 +69,20 @@ def reingest(services: Services, paths: Sequence[Path]) -> JobBody:
         return detail
 
     return run
+
+
+def _reingest(services: Services, paths: Sequence[Path], sources: Path | None) -> IngestSummary:
+    """The paths, then the sources file (read at each run, so edits apply next time)."""
+    ingestor = services.knowledge.ingestor
+    summary = ingestor.ingest_paths(list(paths), IngestOptions()) if paths else IngestSummary()
+    if sources is not None:
+        try:
+            entries = read_sources(sources, IngestOptions())
+        except SourceError as exc:
+            raise JobFailed(f"KNOWBOT_SOURCES: {exc}") from exc
+        extra = ingest_sources(ingestor, services.db.engine, entries, None)
+        summary.reports += extra.reports
+    return summary
 
 
 def expire(services: Services) -> JobBody:

@@ -19,9 +19,11 @@ from pathlib import Path
 from sqlalchemy.engine import Connection, Engine
 
 from knowledge.errors import SourceError
-from knowledge.ingest.kinds import KNOWN_SUFFIXES, SourceKind, detect_kind
+from knowledge.ingest.connectors.base import Item
+from knowledge.ingest.connectors.folder import FolderConnector
+from knowledge.ingest.kinds import SourceKind, detect_kind
 from knowledge.ingest.loading import Loaded, load_file, rows_loaded, storable, with_links
-from knowledge.ingest.manifest import options_for, read_manifest
+from knowledge.ingest.manifest import options_for
 from knowledge.ingest.options import IngestOptions
 from knowledge.ingest.records import Pending, pending_records, source_hash
 from knowledge.ingest.reports import IngestSummary, Progress, SourceReport
@@ -63,23 +65,22 @@ class Ingestor:
         started = time.perf_counter()
         summary = IngestSummary()
         for path in paths:
-            files, missing = _expand(path)
-            removed = self._remove_missing(path, files, options.scope)
+            source = FolderConnector(path)
+            items = source.list_items()
+            removed = self._remove_missing(path, [source.path_of(i) for i in items], options.scope)
             summary.reports.extend(removed)
-            if missing and not removed:
-                summary.reports.append(missing)
+            if not source.exists and not removed:
+                summary.reports.append(_missing(path))
             try:
-                manifest = read_manifest(path if path.is_dir() else path.parent)
+                manifest = source.manifest()
             except SourceError as exc:
                 summary.reports.append(
                     SourceReport(exc.source, "manifest", "failed", error=exc.reason)
                 )
                 continue
-            folder = path if path.is_dir() else path.parent
-            for file in files:
-                file_options = options_for(manifest.entry(file), options)
-                link_path = file.relative_to(folder).as_posix()
-                summary.reports.append(self._ingest_file(file, file_options, progress, link_path))
+            for item in items:
+                file_options = options_for(manifest.entry(source.path_of(item)), options)
+                summary.reports.append(self._ingest_file(source, item, file_options, progress))
         self._refresh_stats(summary.reports)
         summary.seconds = time.perf_counter() - started
         return summary
@@ -136,10 +137,40 @@ class Ingestor:
 
     # --- one source -------------------------------------------------------------------------
 
-    def _ingest_file(
-        self, path: Path, options: IngestOptions, progress: Progress | None, link_path: str
+    def ingest_item(
+        self,
+        uri: str,
+        kind: SourceKind,
+        options: IngestOptions,
+        content: Callable[[], bytes],
+        load: Callable[[], Loaded],
+        progress: Progress | None = None,
     ) -> SourceReport:
-        uri = str(path.resolve())
+        """One item of a connector, as one source (word statistics: `refresh_stats`)."""
+        check_scope(options.scope)
+        return self._ingest_source(uri, kind, options, content, load, progress)
+
+    def remove_sources(self, scope: str, uris: Sequence[str]) -> list[SourceReport]:
+        """Items a complete listing no longer holds: their chunks go."""
+        wanted, reports = set(uris), []
+        with self._engine.begin() as conn:
+            for source in source_store.list_sources(conn, scope=scope):
+                if source.uri in wanted and source.status != "removed":
+                    reports.append(self._remove(conn, source))
+        return reports
+
+    def refresh_stats(self, reports: Sequence[SourceReport]) -> None:
+        self._refresh_stats(reports)
+
+    def _ingest_file(
+        self,
+        source: FolderConnector,
+        item: Item,
+        options: IngestOptions,
+        progress: Progress | None,
+    ) -> SourceReport:
+        path = source.path_of(item)
+        uri = item.id
         try:
             kind = options.kind if options.kind != SourceKind.AUTO else detect_kind(path)
         except SourceError as exc:
@@ -149,9 +180,9 @@ class Ingestor:
             uri,
             kind,
             options,
-            content=path.read_bytes,
+            content=lambda: source.content(item),
             load=lambda: with_links(
-                load_file(path, kind, options, as_of, self._paraphraser), options, link_path
+                load_file(path, kind, options, as_of, self._paraphraser), options, item.link
             ),
             progress=progress,
         )
@@ -279,33 +310,24 @@ class Ingestor:
             for source in source_store.list_sources(conn, scope=scope):
                 inside = source.uri == prefix or source.uri.startswith(prefix.rstrip("/") + "/")
                 if inside and source.uri not in keep and source.status != "removed":
-                    removed = self._chunks.delete_source(conn, source.id)
-                    glossary_store.replace(conn, source_id=source.id, scope=scope, entries=[])
-                    triple_store.replace(conn, source_id=source.id, scope=scope, triples=[])
-                    source_store.mark_removed(conn, [source.id])
-                    reports.append(
-                        SourceReport(source.uri, source.kind, "removed", removed=removed)
-                    )
+                    reports.append(self._remove(conn, source))
         return reports
 
+    def _remove(self, conn: Connection, source: source_store.SourceRow) -> SourceReport:
+        removed = self._chunks.delete_source(conn, source.id)
+        glossary_store.replace(conn, source_id=source.id, scope=source.scope, entries=[])
+        triple_store.replace(conn, source_id=source.id, scope=source.scope, triples=[])
+        source_store.mark_removed(conn, [source.id])
+        return SourceReport(source.uri, source.kind, "removed", removed=removed)
 
-def _expand(path: Path) -> tuple[list[Path], SourceReport | None]:
-    if path.is_dir():
-        files = sorted(
-            p
-            for p in path.rglob("*")
-            if p.is_file() and p.suffix.lower() in KNOWN_SUFFIXES and not p.name.startswith(".")
-        )
-        return files, None
-    if path.is_file():
-        return [path], None
-    missing = SourceReport(
+
+def _missing(path: Path) -> SourceReport:
+    return SourceReport(
         uri=str(path.resolve()),
         kind="unknown",
         status="failed",
         error="no such file or folder; check the path",
     )
-    return [], missing
 
 
 def _redact(db_url: str) -> str:

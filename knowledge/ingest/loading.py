@@ -3,6 +3,8 @@ for the sources that carry them."""
 
 from __future__ import annotations
 
+import re
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
@@ -96,3 +98,33 @@ def rows_loaded(
     drafts = rows_loader.row_chunks(rows, spec, table=table, as_of=as_of)
     drafts += derive_facts(rows, spec, table=table, as_of=as_of)
     return Loaded(drafts)
+
+
+MEDIA_SUFFIXES = {
+    "text/html": ".html",
+    "application/xhtml+xml": ".html",
+    "application/pdf": ".pdf",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": ".docx",
+    "text/markdown": ".md",
+    "text/x-markdown": ".md",
+    "text/plain": ".txt",
+}
+
+
+def load_bytes(content: bytes, media_type: str, *, name: str, uri: str) -> Loaded:
+    """A fetched document read by the same readers as a file: written to a temporary file
+    named `name` (what citations show as the title) with the suffix of its media type."""
+    suffix = MEDIA_SUFFIXES.get(media_type.split(";")[0].strip().lower())
+    if suffix is None:
+        readable = ", ".join(sorted(MEDIA_SUFFIXES))
+        raise SourceError(
+            uri, f"cannot read content of type {media_type or '(none)'}; knowbot reads {readable}"
+        )
+    stem = re.sub(r"[\\/:*?\"<>|\x00-\x1f]+", " ", name).strip()[:100] or "page"
+    with tempfile.TemporaryDirectory(prefix="knowbot-fetched-") as folder:
+        path = Path(folder) / f"{stem}{suffix}"
+        path.write_bytes(content)
+        try:
+            return Loaded(load_rulebook(path))
+        except SourceError as exc:
+            raise SourceError(uri, exc.reason) from exc

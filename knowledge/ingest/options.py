@@ -19,6 +19,7 @@ class IngestOptions:
     metrics: tuple[str, ...] = ()
     name: str | None = None  # table name for rows (defaults to the file stem)
     url: str | None = None  # link template (ingest.source_links): ".../{path}#page={page}"
+    owners: tuple[str, ...] = ()  # who to tell when the source fails (sources file)
 
     def __post_init__(self) -> None:
         if self.url is not None:
@@ -35,4 +36,6 @@ class IngestOptions:
         }
         if self.url is not None:  # absent otherwise: sources ingested before links stay unchanged
             options["url"] = self.url
+        if self.owners:  # likewise
+            options["owners"] = list(self.owners)
         return options

@@ -70,3 +70,26 @@ kb_triples = sa.Table(
     sa.Column("subject_key", sa.Text, nullable=False),
     sa.Column("object_key", sa.Text, nullable=False),
 )
+
+kb_sync_state = sa.Table(
+    "kb_sync_state",
+    metadata,
+    sa.Column("source_key", sa.Text, primary_key=True),
+    sa.Column("cursor", sa.Text),
+    sa.Column("listed_count", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("last_success_at", sa.DateTime(timezone=True)),
+    sa.Column("last_error", sa.Text),
+    sa.Column("last_error_at", sa.DateTime(timezone=True)),
+    sa.Column(
+        "updated_at", sa.DateTime(timezone=True), nullable=False, server_default=sa.func.now()
+    ),
+)
+
+kb_sync_items = sa.Table(
+    "kb_sync_items",
+    metadata,
+    sa.Column("source_key", sa.Text, primary_key=True),
+    sa.Column("item_id", sa.Text, primary_key=True),
+    sa.Column("scope", sa.Text, nullable=False),
+    sa.Column("version", sa.Text, nullable=False),
+)

@@ -1,0 +1,137 @@
+"""A sources file: every source to ingest, one `[[source]]` table each, for
+`knowbot ingest --sources FILE` and the scheduled re-ingest (`KNOWBOT_SOURCES=FILE`).
+
+    [[source]]                      # a file or folder, as `knowbot ingest PATH` takes it
+    path = "policies/"              # relative to this file
+    scope = "hr"
+
+    [[source]]                      # a web site, by its sitemap ...
+    kind = "web"
+    sitemap = "https://intranet.example.com/sitemap.xml"
+    owners = ["web-team@example.com"]
+
+    [[source]]                      # ... or crawled from a start page within a prefix
+    kind = "web"
+    start = "https://intranet.example.com/handbook/"
+    prefix = "https://intranet.example.com/handbook/"
+
+Every entry takes `scope`, `owners` (who to tell when it fails) and `url` (a link template
+that overrides the item's own link). Web entries also take `max_pages` and `concurrency`.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Protocol
+
+from sqlalchemy.engine import Engine
+
+from knowledge.errors import SourceError
+from knowledge.ingest.connectors.web import WebConnector, WebSite
+from knowledge.ingest.manifest import options_for
+from knowledge.ingest.options import IngestOptions
+from knowledge.ingest.reports import IngestSummary, Progress
+from knowledge.ingest.sync import ItemIndex, sync_connector
+
+CONNECTOR_KINDS = ("web",)
+LATER_KINDS = ("sharepoint", "onedrive", "confluence")
+WEB_KEYS = {"kind", "sitemap", "start", "prefix", "scope", "owners", "url", "max_pages"}
+WEB_KEYS |= {"concurrency"}
+
+
+@dataclass(frozen=True)
+class PathEntry:
+    path: Path
+    options: IngestOptions
+
+
+@dataclass(frozen=True)
+class WebEntry:
+    site: WebSite
+    options: IngestOptions
+
+
+SourceEntry = PathEntry | WebEntry
+
+
+class Ingest(ItemIndex, Protocol):
+    def ingest_paths(
+        self, paths: Sequence[Path], options: IngestOptions, progress: Progress | None = None
+    ) -> IngestSummary: ...
+
+
+def read_sources(file: Path, base: IngestOptions) -> list[SourceEntry]:
+    """The file's entries; a SourceError names the file, the entry and what to change."""
+    try:
+        data = tomllib.loads(file.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise SourceError(str(file), f"cannot read the sources file ({exc}); fix it") from exc
+    entries = data.get("source", [])
+    if not isinstance(entries, list) or not entries:
+        raise SourceError(str(file), "expected one or more [[source]] tables")
+    return [_entry(file, number, entry, base) for number, entry in enumerate(entries, 1)]
+
+
+def _entry(file: Path, number: int, entry: Any, base: IngestOptions) -> SourceEntry:
+    where = f"{file}, source entry #{number}"
+    if not isinstance(entry, dict):
+        raise SourceError(where, "expected a table")
+    kind = str(entry.get("kind", ""))
+    if kind in LATER_KINDS:
+        raise SourceError(where, f"kind = {kind!r} is not supported yet; sources are paths or web")
+    try:
+        if kind == "web":
+            return _web(where, entry, base)
+        if "path" not in entry:
+            raise SourceError(where, 'needs path = FILE-OR-FOLDER, or kind = "web"')
+        options = replace(options_for(entry, base), owners=_owners(entry, base))
+        return PathEntry((file.parent / str(entry["path"])).resolve(), options)
+    except (ValueError, TypeError) as exc:  # BadTemplate, a bad kind or number
+        raise SourceError(where, str(exc)) from exc
+
+
+def _web(where: str, entry: dict[str, Any], base: IngestOptions) -> WebEntry:
+    unknown = sorted(set(entry) - WEB_KEYS)
+    if unknown:
+        raise SourceError(where, f"web sources do not take {', '.join(unknown)}")
+    site = WebSite(
+        sitemap=entry.get("sitemap"),
+        start=entry.get("start"),
+        prefix=entry.get("prefix"),
+        max_pages=int(entry.get("max_pages", WebSite.max_pages)),
+        concurrency=int(entry.get("concurrency", WebSite.concurrency)),
+    )
+    options = replace(
+        base,
+        scope=str(entry.get("scope", base.scope)),
+        url=str(entry["url"]) if "url" in entry else None,
+        owners=_owners(entry, base),
+    )
+    return WebEntry(site, options)
+
+
+def _owners(entry: dict[str, Any], base: IngestOptions) -> tuple[str, ...]:
+    owners = entry.get("owners", list(base.owners))
+    return (owners,) if isinstance(owners, str) else tuple(str(o) for o in owners)
+
+
+def ingest_sources(
+    index: Ingest, engine: Engine, entries: Sequence[SourceEntry], progress: Progress | None
+) -> IngestSummary:
+    """Every entry in turn; one that fails is reported and the others still sync."""
+    summary = IngestSummary()
+    for entry in entries:
+        if isinstance(entry, PathEntry):
+            done = index.ingest_paths([entry.path], entry.options, progress)
+        else:
+            connector = WebConnector(entry.site)
+            try:
+                done = sync_connector(index, engine, connector, entry.options, progress)
+            finally:
+                connector.close()
+        summary.reports += done.reports
+        summary.seconds += done.seconds
+    return summary

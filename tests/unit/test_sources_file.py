@@ -1,0 +1,70 @@
+"""Reading a sources file, and the wait a throttled server asks for."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
+from pathlib import Path
+
+import httpx
+import pytest
+
+from knowledge.errors import SourceError
+from knowledge.ingest.connectors.polite import RetryPolicy, retry_after
+from knowledge.ingest.options import IngestOptions
+from knowledge.ingest.sources_file import PathEntry, WebEntry, read_sources
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    file = tmp_path / "sources.toml"
+    file.write_text(text)
+    return file
+
+
+def test_paths_and_web_sites_with_their_options(tmp_path: Path) -> None:
+    file = write(
+        tmp_path,
+        '[[source]]\npath = "docs"\nscope = "hr"\n\n'
+        '[[source]]\nkind = "web"\nstart = "https://intra.example.com/hb/"\n'
+        'prefix = "https://intra.example.com/hb/"\nowners = "web@example.com"\n'
+        'url = "https://intra.example.com/hb/{path}"\nconcurrency = 2\n',
+    )
+    folder, web = read_sources(file, IngestOptions())
+    assert isinstance(folder, PathEntry) and folder.path == (tmp_path / "docs").resolve()
+    assert folder.options.scope == "hr"
+    assert isinstance(web, WebEntry) and web.site.start == "https://intra.example.com/hb/"
+    assert web.site.concurrency == 2 and web.options.owners == ("web@example.com",)
+    assert web.options.url == "https://intra.example.com/hb/{path}"
+
+
+@pytest.mark.parametrize(
+    ("entry", "said"),
+    [
+        ('kind = "web"\nsitemap = "https://a/s.xml"\nstart = "https://a/"', "not both"),
+        ('kind = "web"', "needs either sitemap"),
+        ('kind = "web"\nsitemap = "ftp://a/s.xml"', "not an http(s) URL"),
+        ('kind = "web"\nsitemap = "https://a/s.xml"\nurl = "https://a/{nope}"', "{nope}"),
+        ('kind = "web"\nsitemap = "https://a/s.xml"\nfolder = "x"', "do not take folder"),
+        ('kind = "confluence"', "not supported yet"),
+        ('scope = "hr"', "needs path"),
+    ],
+)
+def test_a_bad_entry_is_named_with_what_to_change(tmp_path: Path, entry: str, said: str) -> None:
+    file = write(tmp_path, f'[[source]]\npath = "ok"\n\n[[source]]\n{entry}\n')
+    with pytest.raises(SourceError) as caught:
+        read_sources(file, IngestOptions())
+    assert "source entry #2" in str(caught.value) and said in str(caught.value)
+
+
+def test_retry_after_in_seconds_or_as_a_date_is_bounded() -> None:
+    policy = RetryPolicy(max_wait=30.0, default_wait=1.0)
+
+    def wait(value: str | None) -> float:
+        headers = {"Retry-After": value} if value is not None else {}
+        return retry_after(httpx.Response(429, headers=headers), policy)
+
+    assert wait("5") == 5.0
+    assert wait("3600") == 30.0  # a day-long ban is not waited out in a sync
+    assert wait(None) == 1.0 and wait("soon") == 1.0
+    later = format_datetime(datetime.now(UTC) + timedelta(seconds=10), usegmt=True)
+    assert 8.0 <= wait(later) <= 10.0
