@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from bot.backends import build_chat_model, build_embedder
 from bot.conversation.pipeline import Pipeline, PipelineConfig
+from bot.conversation.verified import VerifiedMatcher, fitted_rule
 from bot.db import migrate
 from bot.db.engine import Database, create_async_engine, open_database
 from bot.feedback.choosing import build_chooser
@@ -23,6 +24,8 @@ from bot.store.job_runs import JobRunStore
 from bot.store.rated import RatedAnswerStore
 from bot.store.suggestions import SuggestionStore
 from bot.store.threads import ThreadStore
+from bot.store.verified import VerifiedStore
+from bot.verified.importing import reembed_stale
 from knowledge.models.bounded_chat import BoundedChat
 from knowledge.models.llm import ChatModel, LLMParaphraser
 from knowledge.service import Knowledge, open_knowledge
@@ -60,8 +63,25 @@ class Services:
                     answer_deadline_s=self.settings.answer_deadline_s,
                     model_retries=self.settings.llm_max_retries,
                 ),
+                verified=self.verified_matcher(),
             )
         return self._pipeline
+
+    @property
+    def verified(self) -> VerifiedStore:
+        return VerifiedStore(self.db.engine)
+
+    def verified_matcher(self) -> VerifiedMatcher:
+        """Matching under the index's model: answers another model embedded are embedded
+        again first, so no similarity is ever compared across models."""
+        kb = self.knowledge
+        reembed_stale(self.verified, embed=kb.embeddings, model=kb.embedding_model)
+        return VerifiedMatcher(
+            self.verified,
+            embed=kb.embeddings,
+            model=kb.embedding_model,
+            rule=fitted_rule(kb.embedding_model, min_score=self.settings.verified_min_score),
+        )
 
     @property
     def rated(self) -> RatedAnswerStore:
