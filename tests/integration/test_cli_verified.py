@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy.engine import URL
 
 from tests.integration.test_cli_db import knowbot
 from tests.integration.test_cli_knowledge import env_for
 
-GOOD = [
+GOOD: list[dict[str, Any]] = [
     {
         "question": "Can I carry over unused annual leave to next year?",
         "answer": "Yes, up to five days carry over to the next year.",
