@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ GOOD: list[dict[str, Any]] = [
 ]
 
 
-def write_lines(path: Path, rows: list[object]) -> Path:
+def write_lines(path: Path, rows: Sequence[object]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     return path
 
