@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -25,7 +25,9 @@ from bot.store.rated import RatedAnswerStore
 from bot.store.suggestions import SuggestionStore
 from bot.store.threads import ThreadStore
 from bot.store.verified import VerifiedStore
+from bot.verified.expiry import suspend_changed
 from bot.verified.importing import reembed_stale
+from knowledge.ingest.ingestor import SourceReport
 from knowledge.models.bounded_chat import BoundedChat
 from knowledge.models.llm import ChatModel, LLMParaphraser
 from knowledge.service import Knowledge, open_knowledge
@@ -116,8 +118,16 @@ class Services:
                 create_async_engine(self.db.url),
                 build_embedder(self.settings),
                 paraphraser=self._paraphraser(model),
+                on_change=self._sources_changed,
             )
         return self._knowledge
+
+    def _sources_changed(self, reports: Sequence[SourceReport]) -> None:
+        """A re-ingest changed or removed sources: verified answers on them are suspended."""
+        try:
+            suspend_changed(self.verified, reports)
+        except Exception:  # the ingest itself succeeded; say so, and what did not follow
+            log.exception("verified answers on changed sources could not be suspended")
 
     def _paraphraser(self, model: ChatModel | None) -> LLMParaphraser | None:
         """At ingest there is no answer deadline; calls retry as the settings say."""

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from knowledge.cache import TtlCache
 from knowledge.documents import GlossaryEntry, Triple
 from knowledge.ingest.index import prepare_index
-from knowledge.ingest.ingestor import Ingestor
+from knowledge.ingest.ingestor import Ingestor, OnChange
 from knowledge.models.embeddings import Embedder
 from knowledge.reading.loaders.faq import Paraphraser
 from knowledge.search.budget import Budget
@@ -140,6 +140,7 @@ def open_knowledge(
     embedder: Embedder,
     *,
     paraphraser: Paraphraser | None = None,
+    on_change: OnChange | None = None,
 ) -> Knowledge:
     """Check the index's model matches `embedder` (or record it) and wire the parts."""
     dim = prepare_index(engine, embedder)
@@ -148,7 +149,7 @@ def open_knowledge(
         engine=engine,
         embedder=embedder,
         chunks=chunks,
-        ingestor=Ingestor(engine, chunks, embedder, paraphraser=paraphraser),
+        ingestor=Ingestor(engine, chunks, embedder, paraphraser=paraphraser, on_change=on_change),
         retriever=Retriever(chunks, embedder),
     )
 

@@ -71,18 +71,19 @@ class VerifiedStore:
             )
         return done.rowcount > 0
 
-    def suspend_relying_on(self, source_ids: Sequence[int], *, reason: str) -> list[int]:
-        """Suspend every active answer that relies on one of these knowledge sources (a
-        source changed or was removed); the ids suspended."""
-        if not source_ids:
+    def suspend_relying_on(
+        self, *, source_ids: Sequence[int] = (), uris: Sequence[str] = (), reason: str
+    ) -> list[int]:
+        """Suspend every active answer that relies on one of these knowledge sources (named by
+        id or by uri: a source changed or was removed); the ids suspended."""
+        relies = [va.c.sources.contains([{"source_id": int(s)}]) for s in dict.fromkeys(source_ids)]
+        relies += [va.c.sources.contains([{"uri": u}]) for u in dict.fromkeys(uris) if u]
+        if not relies:
             return []
-        relies = sa.or_(
-            *(va.c.sources.contains([{"source_id": int(s)}]) for s in dict.fromkeys(source_ids))
-        )
         with self._engine.begin() as conn:
             rows = conn.execute(
                 sa.update(va)
-                .where(va.c.status == "active", relies)
+                .where(va.c.status == "active", sa.or_(*relies))
                 .values(status="suspended", status_reason=reason, updated_at=sa.func.now())
                 .returning(va.c.id)
             )

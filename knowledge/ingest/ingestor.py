@@ -47,6 +47,9 @@ NODE_NAMESPACE = uuid.UUID("0d9a3c2e-6b1f-4a53-9a53-6b6e6f77626f")
 EMBED_BATCH = 256
 
 Progress = Callable[[str, int, int], None]  # (description, done, total)
+# Told of every run's reports once it is written (e.g. to suspend verified answers that rely
+# on a changed or removed source); it must not raise.
+OnChange = Callable[[Sequence["SourceReport"]], None]
 
 
 @dataclass
@@ -59,6 +62,8 @@ class SourceReport:
     removed: int = 0
     error: str = ""
     instruction_like: int = 0  # chunks that address an AI assistant (knowledge.ingest.injection)
+    scope: str = ""
+    source_id: int | None = None  # known for changed and removed sources
 
 
 @dataclass
@@ -99,7 +104,9 @@ class Ingestor:
         embedder: Embedder,
         *,
         paraphraser: faq_loader.Paraphraser | None = None,
+        on_change: OnChange | None = None,
     ) -> None:
+        self._on_change = on_change
         self._engine = engine
         self._chunks = chunks
         self._embedder = embedder
@@ -181,10 +188,13 @@ class Ingestor:
             return source_store.delete_scope(conn, scope)
 
     def _refresh_stats(self, reports: Sequence[SourceReport]) -> None:
-        """Word statistics for the full-text search follow what this run changed."""
+        """Word statistics for the full-text search follow what this run changed; and
+        `on_change` hears of it."""
         if any(r.status in ("new", "changed", "removed") for r in reports):
             with self._engine.begin() as conn:
                 self._chunks.refresh_term_stats(conn)
+            if self._on_change is not None:
+                self._on_change(reports)
 
     # --- one source -------------------------------------------------------------------------
 
@@ -217,7 +227,7 @@ class Ingestor:
         load: Callable[[], Loaded],
         progress: Progress | None,
     ) -> SourceReport:
-        report = SourceReport(uri=uri, kind=kind.value, status="new")
+        report = SourceReport(uri=uri, kind=kind.value, status="new", scope=options.scope)
         try:
             digest = _source_hash(content(), kind, options)
             with self._engine.begin() as conn:
@@ -226,7 +236,7 @@ class Ingestor:
                 report.status, report.chunks = "unchanged", existing.chunk_count
                 return report
             if existing and existing.status == "ok":
-                report.status = "changed"
+                report.status, report.source_id = "changed", existing.id
             loaded = load()
             if not loaded.drafts:
                 raise SourceError(uri, "nothing to index: the source is empty")
@@ -336,7 +346,14 @@ class Ingestor:
                     triple_store.replace(conn, source_id=source.id, scope=scope, triples=[])
                     source_store.mark_removed(conn, [source.id])
                     reports.append(
-                        SourceReport(source.uri, source.kind, "removed", removed=removed)
+                        SourceReport(
+                            source.uri,
+                            source.kind,
+                            "removed",
+                            removed=removed,
+                            scope=scope,
+                            source_id=source.id,
+                        )
                     )
         return reports
 

@@ -20,6 +20,7 @@ from bot.verified.importing import import_entries, reembed_stale
 from bot.wiring import Services, open_services
 from knowledge.ingest.options import IngestOptions
 from knowledge.models.embeddings import HashingEmbedder
+from knowledge.store.sources import list_sources
 from tests.fakes.knowledge_base import bot_settings
 
 EMBED = HashingEmbedder(model_name="hashing")
@@ -100,10 +101,10 @@ def test_answers_relying_on_a_changed_source_are_suspended(engine: Engine) -> No
     store.add([])  # nothing to add stores nothing
     unrelated = Entry(2, "Who approves expenses?", "Finance.", "Bo", "default", ())
     import_entries(store, [unrelated], embed=EMBED.embed_documents, model="hashing")
-    suspended = store.suspend_relying_on([7, 9], reason="HR policy changed")
+    suspended = store.suspend_relying_on(source_ids=[7, 9], reason="HR policy changed")
     assert [store.get(i).question for i in suspended] == [CARRY]  # type: ignore[union-attr]
     assert [v.question for v in store.with_status("active")] == ["Who approves expenses?"]
-    assert store.suspend_relying_on([7], reason="again") == []  # already suspended
+    assert store.suspend_relying_on(source_ids=[7], reason="again") == []  # already suspended
 
 
 @pytest.fixture
@@ -145,3 +146,38 @@ def test_other_questions_get_the_normal_answer(services: Services) -> None:
     answer = services.pipeline.answer_now(turn)
     assert answer is not None and answer.verified is None
     assert any("36 months" in b.text for b in answer.bullets)
+
+
+def test_a_reingest_that_changes_or_removes_a_source_suspends_what_relies_on_it(
+    settings: Settings, knowledge_dir: Path
+) -> None:
+    policy, glossary = knowledge_dir / "policy.txt", knowledge_dir / "glossary.csv"
+    with open_services(bot_settings(settings, KNOWBOT_VERIFIED_MIN_SCORE="0.6")) as svc:
+        ingestor = svc.knowledge.ingestor
+        ingestor.ingest_paths([knowledge_dir], IngestOptions())
+        with svc.db.engine.connect() as conn:
+            ids = {s.uri: s.id for s in list_sources(conn, scope="default")}
+        on_policy = Entry(1, CARRY, CARRY_ANSWER, "Ana", "default",
+                          (VerifiedSource(uri=str(policy.resolve())),))  # fmt: skip
+        on_glossary = Entry(2, "What does PED mean?", "Pre-existing disease.", "Bo", "default",
+                            (VerifiedSource(source_id=ids[str(glossary.resolve())]),))  # fmt: skip
+        unrelated = Entry(3, "Who approves travel?", "Your manager.", "Cy", "default", ())
+        embed, model = svc.knowledge.embeddings, svc.knowledge.embedding_model
+        import_entries(svc.verified, [on_policy, on_glossary, unrelated], embed=embed, model=model)
+
+        ingestor.ingest_paths([knowledge_dir], IngestOptions())  # nothing changed
+        assert len(svc.verified.with_status("active")) == 3
+
+        policy.write_text(policy.read_text() + "\n9.1 Carry over\nFive days carry over.\n")
+        ingestor.ingest_paths([knowledge_dir], IngestOptions())
+        (suspended,) = svc.verified.with_status("suspended")
+        assert suspended.question == CARRY and "changed at re-ingest" in suspended.status_reason
+        turn = console_turn(CARRY, thread="v9", scopes=("default",))
+        answer = svc.pipeline.answer_now(turn)
+        assert answer is not None and answer.verified is None
+
+        glossary.unlink()
+        ingestor.ingest_paths([knowledge_dir], IngestOptions())
+        assert [v.question for v in svc.verified.with_status("active")] == [unrelated.question]
+        reasons = [v.status_reason for v in svc.verified.with_status("suspended")]
+        assert any("was removed" in r for r in reasons)
