@@ -234,6 +234,7 @@ class Ingestor:
                 existing = source_store.get(conn, options.scope, uri)
             if existing and existing.status == "ok" and existing.content_hash == digest:
                 report.status, report.chunks = "unchanged", existing.chunk_count
+                self._set_owners(uri, options)  # owners are not content: kept without reading
                 return report
             if existing and existing.status == "ok":
                 report.status, report.source_id = "changed", existing.id
@@ -241,12 +242,17 @@ class Ingestor:
             if not loaded.drafts:
                 raise SourceError(uri, "nothing to index: the source is empty")
             self._write(uri, kind, options, digest, loaded, report, progress)
+            self._set_owners(uri, options)
         except SourceError as exc:
             self._record_failure(uri, kind, options, exc.reason, report)
         except Exception as exc:  # one bad source never stops the rest
             log.debug("ingesting %s failed", uri, exc_info=True)
             self._record_failure(uri, kind, options, f"{type(exc).__name__}: {exc}", report)
         return report
+
+    def _set_owners(self, uri: str, options: IngestOptions) -> None:
+        with self._engine.begin() as conn:
+            source_store.set_owners(conn, scope=options.scope, uri=uri, owners=options.owners)
 
     def _write(
         self,

@@ -19,6 +19,9 @@ class IngestOptions:
     metrics: tuple[str, ...] = ()
     name: str | None = None  # table name for rows (defaults to the file stem)
     url: str | None = None  # link template (ingest.source_links): ".../{path}#page={page}"
+    # Who owns the source (ingest.owners). Not part of as_json: a change of owners is no
+    # change of content, so it never makes a source read (or its verified answers expire).
+    owners: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.url is not None:

@@ -1,4 +1,5 @@
-"""verified answers: a person's answer to a question, served before the bot's own
+"""verified answers: a person's answer to a question, served before the bot's own;
+the owners of each knowledge source
 
 Revision ID: 0005
 Revises: 0004
@@ -51,7 +52,13 @@ def upgrade() -> None:
         ),
     )
     op.create_index("ix_verified_answers_scope_status", "verified_answers", ["scope", "status"])
+    # Who owns a source (knowbot-sources.toml `owners`): Slack user ids, teams:<AAD id>, e-mail.
+    op.add_column(
+        "kb_sources",
+        sa.Column("owners", pg.ARRAY(sa.Text), nullable=False, server_default="{}"),
+    )
 
 
 def downgrade() -> None:
+    op.drop_column("kb_sources", "owners")
     op.drop_table("verified_answers")
