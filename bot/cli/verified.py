@@ -106,6 +106,22 @@ def retire(
     out.print(f"Retired verified answer {verified_id}: {found.question}", highlight=False)
 
 
+@app.command("restore")
+def restore(
+    ctx: typer.Context, verified_id: int = typer.Argument(..., help="The id `list` shows.")
+) -> None:
+    """Serve a suspended (or retired) verified answer again: someone confirmed it still holds."""
+    with open_services(state(ctx).settings) as services:
+        found = services.verified.get(verified_id)
+        if found is None:
+            raise KnowbotError(
+                f"There is no verified answer {verified_id}; `knowbot verified list "
+                "--suspended` shows the suspended ones."
+            )
+        services.verified.set_status(verified_id, "active")
+    out.print(f"Verified answer {verified_id} is served again: {found.question}", highlight=False)
+
+
 def _json(row: VerifiedAnswer) -> dict[str, object]:
     return {
         "id": row.id,

@@ -68,6 +68,9 @@ def test_import_list_export_retire_and_ask(db_url: URL, tmp_path: Path) -> None:
     again = knowbot("ask", "can unused annual leave carry over to next year?", "--json", env=env)
     assert json.loads(again.stdout)["verified"] is None
     assert "carry over" not in knowbot("verified", "list", env=env).stdout
+    restored = knowbot("verified", "restore", str(exported[0]["id"]), env=env)
+    assert restored.returncode == 0 and "served again" in restored.stdout
+    assert "Ana Lima" in knowbot("verified", "list", env=env).stdout
     missing = knowbot("verified", "retire", "999", env=env)
     assert missing.returncode == 1 and "no verified answer 999" in missing.stderr
 
