@@ -109,6 +109,10 @@ class Knowledge:
         wanted = vector if vector is not None else self.embedder.embed_query(query)
         return [_cosine(wanted, v) for v in vectors]
 
+    def chunk_sources(self, node_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
+        """The source (id, uri) of each chunk: what a verified answer citing a chunk relies on."""
+        return self.chunks.sources_of(node_ids)
+
     @property
     def embedding_model(self) -> str:
         return self.embedder.model_name

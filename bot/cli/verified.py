@@ -36,7 +36,11 @@ def import_file(
     with open_services(state(ctx).settings) as services:
         kb = services.knowledge
         ids = import_entries(
-            services.verified, entries, embed=kb.embeddings, model=kb.embedding_model
+            services.verified,
+            entries,
+            embed=kb.embeddings,
+            model=kb.embedding_model,
+            locate=kb.chunk_sources,
         )
     scopes = sorted({e.scope for e in entries})
     out.print(

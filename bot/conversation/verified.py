@@ -111,6 +111,8 @@ class MatchRule:
 class VerifiedCandidates(Protocol):
     """The store, as matching needs it: active answers of these scopes, under this model."""
 
+    def any_active(self, *, scopes: Sequence[str], model: str) -> bool: ...
+
     def candidates(
         self,
         vector: Sequence[float],
@@ -158,6 +160,8 @@ class VerifiedMatcher:
     def match(self, question: str, scopes: Sequence[str]) -> VerifiedAnswer | None:
         if self._rule is None or not question.strip() or not scopes:
             return None
+        if not self._store.any_active(scopes=scopes, model=self._model):
+            return None  # most channels: no embedding spent on the question
         vector = self._embed([question])[0]
         found = self._store.candidates(
             vector,

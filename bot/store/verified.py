@@ -110,6 +110,15 @@ class VerifiedStore:
                 )
             )
 
+    def any_active(self, *, scopes: Sequence[str], model: str) -> bool:
+        query = sa.select(
+            sa.exists().where(
+                va.c.status == "active", va.c.scope.in_(list(scopes)), va.c.embed_model == model
+            )
+        )
+        with self._engine.connect() as conn:
+            return bool(conn.execute(query).scalar())
+
     def candidates(
         self,
         vector: Sequence[float],

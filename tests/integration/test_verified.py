@@ -4,10 +4,11 @@ as the person's answer at High."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from bot.adapters.console import console_turn
@@ -21,6 +22,7 @@ from bot.wiring import Services, open_services
 from knowledge.ingest.options import IngestOptions
 from knowledge.models.embeddings import HashingEmbedder
 from knowledge.store.sources import list_sources
+from knowledge.store.tables import chunks
 from tests.fakes.knowledge_base import bot_settings
 
 EMBED = HashingEmbedder(model_name="hashing")
@@ -157,21 +159,30 @@ def test_a_reingest_that_changes_or_removes_a_source_suspends_what_relies_on_it(
         ingestor.ingest_paths([knowledge_dir], IngestOptions())
         with svc.db.engine.connect() as conn:
             ids = {s.uri: s.id for s in list_sources(conn, scope="default")}
+            a_chunk = conn.execute(
+                sa.select(chunks.c.node_id)
+                .where(chunks.c.metadata_["source_uri"].astext == str(policy.resolve()))
+                .limit(1)
+            ).scalar_one()
         on_policy = Entry(1, CARRY, CARRY_ANSWER, "Ana", "default",
                           (VerifiedSource(uri=str(policy.resolve())),))  # fmt: skip
         on_glossary = Entry(2, "What does PED mean?", "Pre-existing disease.", "Bo", "default",
                             (VerifiedSource(source_id=ids[str(glossary.resolve())]),))  # fmt: skip
+        on_chunk = Entry(4, "How long is the waiting period?", "36 months.", "Di", "default",
+                         (VerifiedSource(title="Policy", chunk_id=a_chunk),))  # fmt: skip
         unrelated = Entry(3, "Who approves travel?", "Your manager.", "Cy", "default", ())
         embed, model = svc.knowledge.embeddings, svc.knowledge.embedding_model
-        import_entries(svc.verified, [on_policy, on_glossary, unrelated], embed=embed, model=model)
+        import_entries(svc.verified, [on_policy, on_glossary, unrelated, on_chunk], embed=embed,
+                       model=model, locate=svc.knowledge.chunk_sources)  # fmt: skip
 
         ingestor.ingest_paths([knowledge_dir], IngestOptions())  # nothing changed
-        assert len(svc.verified.with_status("active")) == 3
+        assert len(svc.verified.with_status("active")) == 4
 
         policy.write_text(policy.read_text() + "\n9.1 Carry over\nFive days carry over.\n")
         ingestor.ingest_paths([knowledge_dir], IngestOptions())
-        (suspended,) = svc.verified.with_status("suspended")
-        assert suspended.question == CARRY and "changed at re-ingest" in suspended.status_reason
+        suspended = svc.verified.with_status("suspended")
+        assert [v.question for v in suspended] == [CARRY, on_chunk.question]
+        assert all("changed at re-ingest" in v.status_reason for v in suspended)
         turn = console_turn(CARRY, thread="v9", scopes=("default",))
         answer = svc.pipeline.answer_now(turn)
         assert answer is not None and answer.verified is None
@@ -181,3 +192,16 @@ def test_a_reingest_that_changes_or_removes_a_source_suspends_what_relies_on_it(
         assert [v.question for v in svc.verified.with_status("active")] == [unrelated.question]
         reasons = [v.status_reason for v in svc.verified.with_status("suspended")]
         assert any("was removed" in r for r in reasons)
+
+
+def test_a_channel_with_no_verified_answers_costs_no_embedding(engine: Engine) -> None:
+    store = imported(engine, entry(CARRY, CARRY_ANSWER, scope="hr"))
+    embedded: list[str] = []
+
+    def counting(texts: Sequence[str]) -> list[list[float]]:
+        embedded.extend(texts)
+        return EMBED.embed_documents(texts)
+
+    found = VerifiedMatcher(store, embed=counting, model="hashing", rule=RULE)
+    assert found.match(CARRY, ["default"]) is None and embedded == []
+    assert found.match(CARRY, ["hr"]) is not None and embedded == [CARRY]
