@@ -70,6 +70,6 @@ def _source(verified: VerifiedAnswer, number: int, source: VerifiedSource) -> So
         kind=VERIFIED,
         title=source.title or source.uri or source.url or f"source {number}",
         location=source.location,
-        text="",
+        text=source.title or source.uri or source.url,  # what a citation's hover card shows
         url=source.url,
     )
