@@ -41,6 +41,11 @@ class Settings(BaseSettings):
     embed_threads: int | None = Field(default=None, ge=1, alias="KNOWBOT_EMBED_THREADS")
     # the bundled model through ONNX Runtime (same vectors, about twice as fast) or PyTorch
     embed_runtime: Literal["onnx", "torch"] = Field(default="onnx", alias="KNOWBOT_EMBED_RUNTIME")
+    # The blended similarity a verified answer needs to be served; unset: the score fitted
+    # for the embedding model (bot/conversation/verified_fitted.json), or none served.
+    verified_min_score: float | None = Field(
+        default=None, ge=-1, le=1, alias="KNOWBOT_VERIFIED_MIN_SCORE"
+    )
 
     slack_bot_token: SecretStr | None = Field(default=None, alias="SLACK_BOT_TOKEN")
     slack_app_token: SecretStr | None = Field(default=None, alias="SLACK_APP_TOKEN")

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 
 from bot.backends import build_chat_model, build_embedder
 from bot.conversation.pipeline import Pipeline, PipelineConfig
+from bot.conversation.verified import VerifiedMatcher, fitted_rule
 from bot.db import migrate
 from bot.db.engine import Database, create_async_engine, open_database
 from bot.feedback.choosing import build_chooser
@@ -23,6 +24,10 @@ from bot.store.job_runs import JobRunStore
 from bot.store.rated import RatedAnswerStore
 from bot.store.suggestions import SuggestionStore
 from bot.store.threads import ThreadStore
+from bot.store.verified import VerifiedStore
+from bot.verified.expiry import suspend_changed
+from bot.verified.importing import reembed_stale
+from knowledge.ingest.reports import SourceReport
 from knowledge.models.bounded_chat import BoundedChat
 from knowledge.models.llm import ChatModel, LLMParaphraser
 from knowledge.service import Knowledge, open_knowledge
@@ -60,8 +65,25 @@ class Services:
                     answer_deadline_s=self.settings.answer_deadline_s,
                     model_retries=self.settings.llm_max_retries,
                 ),
+                verified=self.verified_matcher(),
             )
         return self._pipeline
+
+    @property
+    def verified(self) -> VerifiedStore:
+        return VerifiedStore(self.db.engine)
+
+    def verified_matcher(self) -> VerifiedMatcher:
+        """Matching under the index's model: answers another model embedded are embedded
+        again first, so no similarity is ever compared across models."""
+        kb = self.knowledge
+        reembed_stale(self.verified, embed=kb.embeddings, model=kb.embedding_model)
+        return VerifiedMatcher(
+            self.verified,
+            embed=kb.embeddings,
+            model=kb.embedding_model,
+            rule=fitted_rule(kb.embedding_model, min_score=self.settings.verified_min_score),
+        )
 
     @property
     def rated(self) -> RatedAnswerStore:
@@ -96,8 +118,16 @@ class Services:
                 create_async_engine(self.db.url),
                 build_embedder(self.settings),
                 paraphraser=self._paraphraser(model),
+                on_change=self._sources_changed,
             )
         return self._knowledge
+
+    def _sources_changed(self, reports: Sequence[SourceReport]) -> None:
+        """A re-ingest changed or removed sources: verified answers on them are suspended."""
+        try:
+            suspend_changed(self.verified, reports)
+        except Exception:  # the ingest itself succeeded; say so, and what did not follow
+            log.exception("verified answers on changed sources could not be suspended")
 
     def _paraphraser(self, model: ChatModel | None) -> LLMParaphraser | None:
         """At ingest there is no answer deadline; calls retry as the settings say."""

@@ -13,6 +13,7 @@ from knowledge.cache import TtlCache
 from knowledge.documents import GlossaryEntry, Triple
 from knowledge.ingest.index import prepare_index
 from knowledge.ingest.ingestor import Ingestor
+from knowledge.ingest.reports import OnChange
 from knowledge.models.embeddings import Embedder
 from knowledge.reading.loaders.faq import Paraphraser
 from knowledge.search.budget import Budget
@@ -109,6 +110,10 @@ class Knowledge:
         wanted = vector if vector is not None else self.embedder.embed_query(query)
         return [_cosine(wanted, v) for v in vectors]
 
+    def chunk_sources(self, node_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
+        """The source (id, uri) of each chunk: what a verified answer citing a chunk relies on."""
+        return self.chunks.sources_of(node_ids)
+
     @property
     def embedding_model(self) -> str:
         return self.embedder.model_name
@@ -140,6 +145,7 @@ def open_knowledge(
     embedder: Embedder,
     *,
     paraphraser: Paraphraser | None = None,
+    on_change: OnChange | None = None,
 ) -> Knowledge:
     """Check the index's model matches `embedder` (or record it) and wire the parts."""
     dim = prepare_index(engine, embedder)
@@ -148,7 +154,7 @@ def open_knowledge(
         engine=engine,
         embedder=embedder,
         chunks=chunks,
-        ingestor=Ingestor(engine, chunks, embedder, paraphraser=paraphraser),
+        ingestor=Ingestor(engine, chunks, embedder, paraphraser=paraphraser, on_change=on_change),
         retriever=Retriever(chunks, embedder),
     )
 

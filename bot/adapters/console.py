@@ -51,6 +51,7 @@ def answer_json(answer: Answer) -> dict[str, Any]:
         "notice": answer.notice,
         "answer_id": answer.id,
         "timings_ms": answer.timings_ms,
+        "verified": answer.verified.ref() if answer.verified else None,
     }
 
 

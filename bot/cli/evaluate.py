@@ -10,8 +10,10 @@ from rich.console import Console
 from rich.table import Table
 
 from bot.cli.state import state
+from bot.conversation.verified import fitted_rule
 from bot.errors import KnowbotError
 from bot.feedback.qa import read_cases, run_cases
+from bot.verified.evaluation import FIT, HELD_OUT, VerifiedReport, evaluate_verified, read_negatives
 from bot.wiring import open_services
 from knowledge.evaluation import evaluate
 
@@ -92,5 +94,78 @@ def qa(
         f"{summary['unanswerable_low_or_declined']}/{summary['unanswerable']} Low or declined. "
         f"High answers that pass: {summary['high_passed']}. "
         f"Confidence: {summary['confidence']}.",
+        highlight=False,
+    )
+
+
+@app.command("verified")
+def verified(
+    ctx: typer.Context,
+    folder: Path = typer.Argument(
+        ..., help="BEIR folder whose corpus titles are questions and texts their answers."
+    ),
+    negatives: Path | None = typer.Option(
+        None, "--negatives", help="Questions none of the entries answers, one a line."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+) -> None:
+    """Import the FAQ as verified answers in a throwaway scope, match every query as the bot
+    would, and count served-right, served-wrong, served-none and negatives served, on the
+    half the rule was fitted on and on the held-out half."""
+    missing = [
+        n for n in ("corpus.jsonl", "queries.jsonl", "qrels.tsv") if not (folder / n).is_file()
+    ]
+    if missing:
+        raise KnowbotError(f"{folder} is not a BEIR folder: missing {', '.join(missing)}.")
+    strangers = read_negatives(negatives) if negatives is not None else []
+    settings = state(ctx).settings
+    with open_services(settings) as services:
+        kb = services.knowledge
+        rule = fitted_rule(kb.embedding_model, min_score=settings.verified_min_score)
+        if rule is None:
+            raise KnowbotError(
+                f"No verified-answer rule is fitted for the embedding model "
+                f"{kb.embedding_model}: run benchmarks/fit_verified.py, or set "
+                "KNOWBOT_VERIFIED_MIN_SCORE."
+            )
+        report = evaluate_verified(
+            folder,
+            services.verified,
+            embed=kb.embeddings,
+            model=kb.embedding_model,
+            rule=rule,
+            negatives=strangers,
+        )
+    if as_json:
+        print(json.dumps(report.as_json()))
+        return
+    _print_verified(report)
+
+
+def _print_verified(report: VerifiedReport) -> None:
+    rule = report.rule
+    table = Table(
+        title=f"Verified answers on {Path(report.folder).name} ({report.entries} entries, "
+        f"{report.model})"
+    )
+    for column in ("half", "queries", "right", "wrong", "none", "precision", "negatives served"):
+        table.add_column(column, justify="right")
+    for name, tally in ((FIT, report.halves[FIT]), (HELD_OUT, report.halves[HELD_OUT]),
+                        ("all", report.total())):  # fmt: skip
+        row = tally.as_json()
+        precision = row["precision"]
+        table.add_row(
+            name,
+            str(row["queries"]),
+            str(row["served_right"]),
+            str(row["served_wrong"]),
+            str(row["served_none"]),
+            "-" if precision is None else f"{precision:.3f}",
+            f"{row['negatives_served']}/{row['negatives']}",
+        )
+    out.print(table)
+    out.print(
+        f"Rule: question weight {rule.question_weight}, min score {rule.min_score}, "
+        f"min margin {rule.min_margin} (fitted on the {FIT} half; report the {HELD_OUT} half).",
         highlight=False,
     )

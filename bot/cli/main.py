@@ -15,6 +15,7 @@ from bot.cli import db as db_commands
 from bot.cli import evaluate as eval_commands
 from bot.cli import feedback as feedback_commands
 from bot.cli import serve as serve_commands
+from bot.cli import verified as verified_commands
 from bot.cli.ask import ask, chat
 from bot.cli.ingest import ingest
 from bot.cli.scheduler import scheduler
@@ -38,6 +39,7 @@ app.add_typer(eval_commands.app, name="eval")
 app.add_typer(serve_commands.app, name="serve")
 app.add_typer(channels.app, name="channels")
 app.add_typer(feedback_commands.app, name="feedback")
+app.add_typer(verified_commands.app, name="verified")
 app.command("scheduler")(scheduler)
 
 err = Console(stderr=True)

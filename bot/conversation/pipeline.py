@@ -49,6 +49,8 @@ from bot.conversation.types import (
     Turn,
 )
 from bot.conversation.understand import intent_of, rewrite
+from bot.conversation.verified import VerifiedMatcher
+from bot.conversation.verified_reply import verified_reply
 from knowledge.documents import Triple
 from knowledge.models.bounded_chat import BoundedChat
 from knowledge.models.deadline import Deadline
@@ -102,6 +104,7 @@ class Pipeline:
         model: ChatModel | None,
         chooser: PromptChooser | None = None,
         config: PipelineConfig | None = None,
+        verified: VerifiedMatcher | None = None,
     ) -> None:
         self._claims = claims
         self._history = history
@@ -110,6 +113,7 @@ class Pipeline:
         self._model = model
         self._chooser = chooser
         self._config = config or PipelineConfig()
+        self._verified = verified
 
     async def answer(self, turn: Turn) -> Answer | None:
         """Answer a turn off the event loop (database, embedding and model calls block)."""
@@ -175,6 +179,12 @@ class Pipeline:
             standalone, expansions = rewrite(
                 question, history, glossary, self._knowledge.vocabulary(scopes), _step(model)
             )
+        with timer.step("verified"):  # a person's answer to this question comes first
+            hit = self._verified.match(standalone, scopes) if self._verified else None
+        if hit is not None:
+            return verified_reply(turn, question=question, rewritten=standalone,
+                                  expansions=expansions, verified=hit,
+                                  timings_ms=timer.finish()), []  # fmt: skip
         with timer.step("intent"):
             intent = intent_of(standalone, _step(model))
         searched = search_text(standalone)  # less "Answer in USD millions." and the like

@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.conversation.verified import VerifiedAnswer
 
 
 class Confidence(StrEnum):
@@ -151,6 +155,7 @@ class Answer:
     timings_ms: dict[str, float]
     notice: str = ""  # e.g. "Quoted passages (no language model configured)."
     choices: dict[str, str] = field(default_factory=dict)  # e.g. which prompt version served
+    verified: VerifiedAnswer | None = None  # the verified answer served, if one was
 
     @property
     def was_rewritten(self) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import sqlalchemy as sa
+from pgvector.sqlalchemy import Vector
 from sqlalchemy.dialects import postgresql as pg
 
 metadata = sa.MetaData()
@@ -142,4 +143,28 @@ job_runs = sa.Table(
     sa.UniqueConstraint("job", "scheduled_for", name="uq_job_runs_slot"),
     sa.CheckConstraint("status IN ('running', 'ok', 'failed')", name="ck_job_runs_status"),
     sa.Index("ix_job_runs_started_at", "started_at"),
+)
+
+verified_answers = sa.Table(
+    "verified_answers",
+    metadata,
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column("scope", sa.Text, nullable=False),
+    sa.Column("question", sa.Text, nullable=False),
+    sa.Column("answer", sa.Text, nullable=False),
+    sa.Column("author", sa.Text, nullable=False),
+    _timestamp("verified_at"),
+    sa.Column("sources", pg.JSONB, nullable=False, server_default=sa.text("'[]'::jsonb")),
+    sa.Column("status", sa.Text, nullable=False, server_default="active"),
+    sa.Column("status_reason", sa.Text, nullable=False, server_default=""),
+    sa.Column("question_embedding", Vector(), nullable=False),
+    sa.Column("answer_embedding", Vector(), nullable=False),
+    sa.Column("embed_model", sa.Text, nullable=False),
+    sa.Column("origin_escalation_id", sa.BigInteger),
+    _timestamp("created_at"),
+    _timestamp("updated_at"),
+    sa.CheckConstraint(
+        "status IN ('active', 'suspended', 'retired')", name="ck_verified_answers_status"
+    ),
+    sa.Index("ix_verified_answers_scope_status", "scope", "status"),
 )

@@ -26,7 +26,7 @@ from knowledge.ingest.loading import Loaded, load_file, rows_loaded, storable, w
 from knowledge.ingest.manifest import options_for
 from knowledge.ingest.options import IngestOptions
 from knowledge.ingest.records import Pending, pending_records, source_hash
-from knowledge.ingest.reports import IngestSummary, Progress, SourceReport
+from knowledge.ingest.reports import IngestSummary, OnChange, Progress, SourceReport
 from knowledge.ingest.source_links import linked
 from knowledge.models.embeddings import Embedder
 from knowledge.reading.loaders import faq as faq_loader
@@ -49,7 +49,9 @@ class Ingestor:
         embedder: Embedder,
         *,
         paraphraser: faq_loader.Paraphraser | None = None,
+        on_change: OnChange | None = None,
     ) -> None:
+        self._on_change = on_change
         self._engine = engine
         self._chunks = chunks
         self._embedder = embedder
@@ -130,10 +132,13 @@ class Ingestor:
             return source_store.delete_scope(conn, scope)
 
     def _refresh_stats(self, reports: Sequence[SourceReport]) -> None:
-        """Word statistics for the full-text search follow what this run changed."""
+        """Word statistics for the full-text search follow what this run changed; and
+        `on_change` hears of it."""
         if any(r.status in ("new", "changed", "removed") for r in reports):
             with self._engine.begin() as conn:
                 self._chunks.refresh_term_stats(conn)
+            if self._on_change is not None:
+                self._on_change(reports)
 
     # --- one source -------------------------------------------------------------------------
 
@@ -196,26 +201,32 @@ class Ingestor:
         load: Callable[[], Loaded],
         progress: Progress | None,
     ) -> SourceReport:
-        report = SourceReport(uri=uri, kind=kind.value, status="new")
+        report = SourceReport(uri=uri, kind=kind.value, status="new", scope=options.scope)
         try:
             digest = source_hash(content(), kind, options)
             with self._engine.begin() as conn:
                 existing = source_store.get(conn, options.scope, uri)
             if existing and existing.status == "ok" and existing.content_hash == digest:
                 report.status, report.chunks = "unchanged", existing.chunk_count
+                self._set_owners(uri, options)  # owners are not content: kept without reading
                 return report
             if existing and existing.status == "ok":
-                report.status = "changed"
+                report.status, report.source_id = "changed", existing.id
             loaded = storable(load())
             if not loaded.drafts:
                 raise SourceError(uri, "nothing to index: the source is empty")
             self._write(uri, kind, options, digest, loaded, report, progress)
+            self._set_owners(uri, options)
         except SourceError as exc:
             self._record_failure(uri, kind, options, exc.reason, report)
         except Exception as exc:  # one bad source never stops the rest
             log.debug("ingesting %s failed", uri, exc_info=True)
             self._record_failure(uri, kind, options, f"{type(exc).__name__}: {exc}", report)
         return report
+
+    def _set_owners(self, uri: str, options: IngestOptions) -> None:
+        with self._engine.begin() as conn:
+            source_store.set_owners(conn, scope=options.scope, uri=uri, owners=options.owners)
 
     def _write(
         self,
@@ -318,7 +329,14 @@ class Ingestor:
         glossary_store.replace(conn, source_id=source.id, scope=source.scope, entries=[])
         triple_store.replace(conn, source_id=source.id, scope=source.scope, triples=[])
         source_store.mark_removed(conn, [source.id])
-        return SourceReport(source.uri, source.kind, "removed", removed=removed)
+        return SourceReport(
+            source.uri,
+            source.kind,
+            "removed",
+            removed=removed,
+            scope=source.scope,
+            source_id=source.id,
+        )
 
 
 def _missing(path: Path) -> SourceReport:

@@ -12,9 +12,12 @@ several CSVs cannot get those from one command line, so each file can carry its 
     metrics = ["paid_amount"]
     scope = "claims"          # optional, else the command's --scope
     url = "https://intranet.example.com/data/{table}/{key}"   # optional link to each row
+    owners = ["U0123ABCD", "teams:<AAD object id>", "someone@example.com"]   # optional
 
 A top-level `url` (before the first [[source]]) is the link template for every file in the
 folder that has none of its own; see knowledge.ingest.source_links for the placeholders.
+A top-level `owners` likewise names the owners of every file without its own (see
+knowledge.ingest.owners); an owner id of no known form fails the whole manifest.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from typing import Any
 from knowledge.errors import SourceError
 from knowledge.ingest.kinds import SourceKind
 from knowledge.ingest.options import IngestOptions
+from knowledge.ingest.owners import parse_owners
 from knowledge.ingest.source_links import BadTemplate, UrlTemplate
 
 MANIFEST_NAME = "knowbot-sources.toml"
@@ -36,12 +40,14 @@ MANIFEST_NAME = "knowbot-sources.toml"
 class Manifest:
     entries: dict[Path, dict[str, Any]] = field(default_factory=dict)  # by resolved path
     url: str | None = None  # the folder's link template, for files without their own
+    owners: tuple[str, ...] = ()  # the folder's owners, for files without their own
 
     def entry(self, file: Path) -> dict[str, Any] | None:
         found = self.entries.get(file.resolve())
-        if self.url is None:
-            return found
-        return {"url": self.url, **(found or {})}
+        folder: dict[str, Any] = {"url": self.url} if self.url is not None else {}
+        if self.owners:
+            folder["owners"] = list(self.owners)
+        return {**folder, **(found or {})} if folder else found
 
 
 def read_manifest(folder: Path) -> Manifest:
@@ -60,6 +66,7 @@ def read_manifest(folder: Path) -> Manifest:
     for entry in entries:
         if not isinstance(entry, dict) or "path" not in entry:
             raise SourceError(str(path), f"every [[source]] needs a path: {entry!r}")
+        _check_owners(path, entry.get("owners", []))
         out[(folder / entry["path"]).resolve()] = entry
     url = data.get("url")
     if url is not None:
@@ -67,7 +74,15 @@ def read_manifest(folder: Path) -> Manifest:
             UrlTemplate.parse(str(url))
         except BadTemplate as exc:
             raise SourceError(str(path), str(exc)) from exc
-    return Manifest(out, str(url) if url is not None else None)
+    owners = _check_owners(path, data.get("owners", []))
+    return Manifest(out, str(url) if url is not None else None, owners)
+
+
+def _check_owners(path: Path, value: Any) -> tuple[str, ...]:
+    try:
+        return parse_owners(value)
+    except ValueError as exc:
+        raise SourceError(str(path), str(exc)) from exc
 
 
 def options_for(entry: dict[str, Any] | None, base: IngestOptions) -> IngestOptions:
@@ -85,6 +100,7 @@ def options_for(entry: dict[str, Any] | None, base: IngestOptions) -> IngestOpti
             metrics=tuple(_as_list(entry.get("metrics", list(base.metrics)))),
             name=entry.get("name", base.name),
             url=str(entry["url"]) if "url" in entry else base.url,
+            owners=parse_owners(entry.get("owners", list(base.owners))),
         )
     except ValueError as exc:
         raise SourceError(str(entry.get("path")), f"bad manifest entry: {exc}") from exc

@@ -19,7 +19,9 @@ class IngestOptions:
     metrics: tuple[str, ...] = ()
     name: str | None = None  # table name for rows (defaults to the file stem)
     url: str | None = None  # link template (ingest.source_links): ".../{path}#page={page}"
-    owners: tuple[str, ...] = ()  # who to tell when the source fails (sources file)
+    # Who owns the source (ingest.owners). Not part of as_json: a change of owners is no
+    # change of content, so it never makes a source read (or its verified answers expire).
+    owners: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.url is not None:
@@ -36,6 +38,4 @@ class IngestOptions:
         }
         if self.url is not None:  # absent otherwise: sources ingested before links stay unchanged
             options["url"] = self.url
-        if self.owners:  # likewise
-            options["owners"] = list(self.owners)
         return options

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 Progress = Callable[[str, int, int], None]  # (description, done, total)
+# Told of every run's reports once it is written (e.g. to suspend verified answers that rely
+# on a changed or removed source); it must not raise.
+OnChange = Callable[[Sequence["SourceReport"]], None]
 
 
 @dataclass
@@ -18,6 +21,8 @@ class SourceReport:
     removed: int = 0
     error: str = ""
     instruction_like: int = 0  # chunks that address an AI assistant (knowledge.ingest.injection)
+    scope: str = ""
+    source_id: int | None = None  # known for changed and removed sources
 
 
 @dataclass

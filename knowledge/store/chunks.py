@@ -135,6 +135,19 @@ class ChunkStore:
 
     # --- reading -------------------------------------------------------------------------
 
+    def sources_of(self, node_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
+        """The source (id, uri) each of these chunks came from; chunks no longer stored are
+        left out."""
+        if not node_ids:
+            return {}
+        query = sa.select(
+            chunks.c.node_id,
+            chunks.c.metadata_["source_id"].astext,
+            chunks.c.metadata_["source_uri"].astext,
+        ).where(chunks.c.node_id.in_(list(node_ids)))
+        with self._engine.connect() as conn:
+            return {str(n): (int(s), u or "") for n, s, u in conn.execute(query) if s}
+
     def dense(
         self,
         embedding: list[float],

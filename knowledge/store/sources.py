@@ -27,6 +27,7 @@ class SourceRow:
     chunk_count: int
     ingested_at: datetime | None
     updated_at: datetime | None = None
+    owners: list[str] | None = None
 
 
 def get(conn: Connection, scope: str, uri: str) -> SourceRow | None:
@@ -55,6 +56,24 @@ def upsert(conn: Connection, *, scope: str, uri: str, kind: str, options: dict[s
         .returning(kb_sources.c.id)
     )
     return int(conn.execute(stmt).scalar_one())
+
+
+def set_owners(conn: Connection, *, scope: str, uri: str, owners: Sequence[str]) -> None:
+    conn.execute(
+        sa.update(kb_sources)
+        .where(kb_sources.c.scope == scope, kb_sources.c.uri == uri)
+        .values(owners=list(owners))
+    )
+
+
+def owners_of(conn: Connection, source_ids: Sequence[int]) -> dict[int, list[str]]:
+    """The owners of each of these sources (escalation asks them about answers from it)."""
+    if not source_ids:
+        return {}
+    rows = conn.execute(
+        sa.select(kb_sources.c.id, kb_sources.c.owners).where(kb_sources.c.id.in_(list(source_ids)))
+    )
+    return {int(r.id): list(r.owners) for r in rows}
 
 
 def mark_ok(conn: Connection, source_id: int, *, content_hash: str, chunk_count: int) -> None:

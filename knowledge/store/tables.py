@@ -34,6 +34,7 @@ kb_sources = sa.Table(
     sa.Column("chunk_count", sa.Integer, nullable=False),
     sa.Column("ingested_at", sa.DateTime(timezone=True)),
     sa.Column("updated_at", sa.DateTime(timezone=True), server_default=sa.func.now()),
+    sa.Column("owners", pg.ARRAY(sa.Text), nullable=False, server_default="{}"),
 )
 
 chunks = sa.Table(

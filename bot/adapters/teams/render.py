@@ -17,7 +17,8 @@ from bot.conversation.types import Answer, Bullet, Confidence, Source
 
 TEAMS_CHANNEL = "msteams"
 CONFIDENCE_MARK = {Confidence.HIGH: "🟢", Confidence.MEDIUM: "🟡", Confidence.LOW: "🔴"}
-NOT_GENERATED = ("extractive", "none")  # quoted passages and canned replies carry no AI label
+# quoted passages, canned replies and a person's verified answer carry no AI label
+NOT_GENERATED = ("extractive", "none", "verified")
 
 # Teams' documented limits for a citation's appearance.
 MAX_CITATIONS = 20

@@ -1,0 +1,2 @@
+"""Verified answers outside the answer path: importing, exporting and measuring them.
+Matching lives in bot.conversation.verified, SQL in bot.store.verified."""
