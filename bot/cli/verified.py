@@ -100,13 +100,7 @@ def retire(
     ctx: typer.Context, verified_id: int = typer.Argument(..., help="The id `list` shows.")
 ) -> None:
     """Never serve this verified answer again (it stays on record)."""
-    with open_services(state(ctx).settings) as services:
-        found = services.verified.get(verified_id)
-        if found is None:
-            raise KnowbotError(
-                f"There is no verified answer {verified_id}; `knowbot verified list` shows them."
-            )
-        services.verified.set_status(verified_id, "retired", reason="retired by command")
+    found = _set_status(ctx, verified_id, "retired", "retired by command", "list")
     out.print(f"Retired verified answer {verified_id}: {found.question}", highlight=False)
 
 
@@ -115,15 +109,23 @@ def restore(
     ctx: typer.Context, verified_id: int = typer.Argument(..., help="The id `list` shows.")
 ) -> None:
     """Serve a suspended (or retired) verified answer again: someone confirmed it still holds."""
+    found = _set_status(ctx, verified_id, "active", "", "list --suspended")
+    out.print(f"Verified answer {verified_id} is served again: {found.question}", highlight=False)
+
+
+def _set_status(
+    ctx: typer.Context, verified_id: int, status: str, reason: str, listing: str
+) -> VerifiedAnswer:
+    """Give one verified answer `status`; an unknown id says which `list` shows the ids."""
     with open_services(state(ctx).settings) as services:
         found = services.verified.get(verified_id)
         if found is None:
             raise KnowbotError(
-                f"There is no verified answer {verified_id}; `knowbot verified list "
-                "--suspended` shows the suspended ones."
+                f"There is no verified answer {verified_id}; `knowbot verified {listing}` "
+                "shows them."
             )
-        services.verified.set_status(verified_id, "active")
-    out.print(f"Verified answer {verified_id} is served again: {found.question}", highlight=False)
+        services.verified.set_status(verified_id, status, reason=reason)
+    return found
 
 
 def _json(row: VerifiedAnswer) -> dict[str, object]:
