@@ -231,7 +231,8 @@ class ConfluenceConnector:
             return Changes(upserts=items, cursor=_Cursor(started, started).dump())
         if last is None or self._full_listing_due(last, started):
             return None  # a full listing follows
-        minutes = math.ceil((started - last.since).total_seconds() / 60) + self.site.overlap_minutes
+        elapsed = max(0, math.ceil((started - last.since).total_seconds() / 60))
+        minutes = elapsed + self.site.overlap_minutes
         query = f'{self.site.query} and lastmodified >= now("-{minutes}m")'
         items, unreadable = self._listed(query, full=False)
         return Changes(upserts=items, deletes=unreadable, cursor=_Cursor(started, last.full).dump())
