@@ -17,7 +17,11 @@ from fpdf import FPDF
 from sqlalchemy.engine import URL, Engine
 
 from knowledge.ingest.connectors.base import EVERYONE, Item
-from knowledge.ingest.connectors.confluence import ConfluenceConnector, ConfluenceSpace
+from knowledge.ingest.connectors.confluence import (
+    ConfluenceAuth,
+    ConfluenceConnector,
+    ConfluenceSpace,
+)
 from knowledge.ingest.connectors.polite import PoliteClient, RetryPolicy
 from knowledge.ingest.options import IngestOptions
 from knowledge.ingest.reports import IngestSummary
@@ -63,12 +67,12 @@ def connector(
     *,
     hours: float = 6.0,
     clock: Callable[[], datetime] | None = None,
-    env: dict[str, str] | None = None,
+    auth: ConfluenceAuth | None = None,
 ) -> ConfluenceConnector:
     site = ConfluenceSpace(base_url=wiki.base, space="HR", full_listing_hours=hours)
     client = PoliteClient(concurrency=4, policy=RetryPolicy(max_wait=3.0, jitter=0.1))
-    env = {"CONFLUENCE_PAT": PAT} if env is None else env
-    return ConfluenceConnector(site, env, client, clock=clock or (lambda: datetime.now(UTC)))
+    auth = ConfluenceAuth(pat=PAT) if auth is None else auth
+    return ConfluenceConnector(site, auth, client, clock=clock or (lambda: datetime.now(UTC)))
 
 
 def sync(kb: Knowledge, engine: Engine, wiki: FakeConfluence, **kwargs: object) -> IngestSummary:
@@ -138,7 +142,7 @@ def test_access_lists_follow_restrictions_inherited_from_ancestors_else_the_spac
     assert items["11"].access == ("alice@example.com",)  # on both levels: only Alice
     assert "5" not in items  # an image: nothing to read
     site = ConfluenceSpace(base_url=wiki.base, space="OPS")
-    ops = ConfluenceConnector(site, {"CONFLUENCE_PAT": PAT})
+    ops = ConfluenceConnector(site, ConfluenceAuth(pat=PAT))
     try:
         (runbook,) = ops.list_items()
     finally:
@@ -258,11 +262,11 @@ def test_refused_credentials_are_reported_with_what_to_set(
     engine: Engine, db_url: URL, wiki: FakeConfluence
 ) -> None:
     kb = make_knowledge(engine, db_url)
-    refused = sync(kb, engine, wiki, env={"CONFLUENCE_PAT": "expired"})
+    refused = sync(kb, engine, wiki, auth=ConfluenceAuth(pat="expired"))
     assert len(refused.failed) == 1
     error = refused.failed[0].error
     assert "HTTP 401" in error and "CONFLUENCE_PAT" in error
-    missing = sync(kb, engine, wiki, env={})
+    missing = sync(kb, engine, wiki, auth=ConfluenceAuth())
     assert "no credentials" in missing.failed[0].error
     assert [r.status for r in wiki.requests] == [401]  # nothing sent without credentials
 

@@ -36,7 +36,7 @@ import json
 import logging
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -132,15 +132,23 @@ class ConfluenceSpace:
         return f"{KIND}:{self.base_url}?cql={self.cql}"
 
 
-def credentials(site: ConfluenceSpace, env: Mapping[str, str]) -> dict[str, str] | str:
+@dataclass(frozen=True)
+class ConfluenceAuth:
+    """Credentials (from the settings: CONFLUENCE_USER, CONFLUENCE_API_TOKEN, CONFLUENCE_PAT)."""
+
+    user: str = ""
+    api_token: str = ""
+    pat: str = ""
+
+
+def credentials(site: ConfluenceSpace, auth: ConfluenceAuth) -> dict[str, str] | str:
     """The Authorization header, or what to set when there is none to send. Cloud takes
-    the account's e-mail and an API token; Data Center a personal access token."""
-    user, token = env.get("CONFLUENCE_USER", ""), env.get("CONFLUENCE_API_TOKEN", "")
-    pat = env.get("CONFLUENCE_PAT", "")
-    if pat and not site.is_cloud:
-        return {"Authorization": f"Bearer {pat}"}
-    if user and token:
-        pair = base64.b64encode(f"{user}:{token}".encode()).decode()
+    the account's e-mail and an API token (basic auth); Data Center a personal access token
+    (a bearer token), or a user name and password."""
+    if auth.pat and not site.is_cloud:
+        return {"Authorization": f"Bearer {auth.pat}"}
+    if auth.user and auth.api_token:
+        pair = base64.b64encode(f"{auth.user}:{auth.api_token}".encode()).decode()
         return {"Authorization": f"Basic {pair}"}
     if site.is_cloud:
         return (
@@ -202,12 +210,12 @@ class ConfluenceConnector:
     def __init__(
         self,
         site: ConfluenceSpace,
-        env: Mapping[str, str],
+        auth: ConfluenceAuth,
         client: PoliteClient | None = None,
         clock: Clock = _now,
     ) -> None:
         self.site = site
-        self._auth = credentials(site, env)
+        self._auth = credentials(site, auth)
         self._client = client or PoliteClient(concurrency=site.concurrency)
         self._clock = clock
 
