@@ -180,6 +180,41 @@ def test_an_edited_page_is_reread_alone(engine: Engine, db_url: URL, wiki: FakeC
     assert versions(engine)["1"].startswith("2:")
 
 
+def test_the_change_feed_reads_access_from_ancestors_it_did_not_list(
+    wiki: FakeConfluence,
+) -> None:
+    source = connector(wiki)
+    try:
+        cursor = source.changes(None).cursor  # type: ignore[union-attr]
+        wiki.age(60)
+        wiki.edit("11", "<p>The salary bands changed.</p>")
+        wiki.reset_counts()
+        changes = source.changes(cursor)
+    finally:
+        source.close()
+    assert changes is not None and [i.id.rsplit("/", 1)[-1] for i in changes.upserts] == ["11"]
+    assert changes.upserts[0].access == ("alice@example.com",)  # Payroll, read on its own
+    assert "/wiki/rest/api/content/10" in [r.path for r in wiki.requests]
+
+
+def test_a_page_that_fails_to_fetch_keeps_its_last_good_chunks(
+    engine: Engine, db_url: URL, wiki: FakeConfluence
+) -> None:
+    kb = make_knowledge(engine, db_url)
+    sync(kb, engine, wiki)
+    wiki.edit("1", "<p>Staff get 30 days of annual leave.</p>")
+    wiki.edit("2", "<p>Book premium economy for long flights.</p>")
+    wiki.broken.add("/wiki/rest/api/content/1")
+    again = sync(kb, engine, wiki)
+    assert [r.uri for r in again.failed] == [f"{wiki.base}/rest/api/content/1"]
+    assert "HTTP 500" in again.failed[0].error
+    assert "24 days of annual leave" in texts(engine)  # the last good copy stays
+    assert "premium economy" in texts(engine)  # the rest still synced
+    wiki.broken.clear()
+    healed = sync(kb, engine, wiki)
+    assert healed.failed == [] and "30 days of annual leave" in texts(engine)
+
+
 def test_a_deleted_page_is_pruned_by_the_next_full_listing(
     engine: Engine, db_url: URL, wiki: FakeConfluence
 ) -> None:

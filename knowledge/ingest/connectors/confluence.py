@@ -67,6 +67,7 @@ TYPES = "type in (page, attachment)"
 ATTACHMENT_TYPES = frozenset(t for t in MEDIA_SUFFIXES if "html" not in t)
 _SPACE_KEY = re.compile(r"^~?[A-Za-z0-9_]+$")
 _CDATA = re.compile(r"<!\[CDATA\[(.*?)\]\]>", re.DOTALL)
+_BARE_LINK = re.compile(r'<ac:link>\s*<ri:page ri:content-title="([^"]*)"[^>]*/>\s*</ac:link>')
 
 Clock = Callable[[], datetime]
 
@@ -529,8 +530,10 @@ def _readable(content: _Content) -> bool:
 
 def _page_html(title: str, storage: str) -> bytes:
     """Storage-format XHTML as a page the HTML reader takes: CDATA sections (code and
-    plain-text macros) become text."""
+    plain-text macros) become text, and a link to a page without link text shows the
+    page's title, as Confluence shows it."""
     body = _CDATA.sub(lambda m: _escape(m.group(1)), storage)
+    body = _BARE_LINK.sub(lambda m: m.group(1), body)
     return (
         f"<html><head><title>{_escape(title)}</title></head>"
         f"<body><h1>{_escape(title)}</h1>{body}</body></html>"
