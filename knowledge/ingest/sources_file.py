@@ -23,7 +23,7 @@
 Every entry takes `scope`, `owners` (who to tell when it fails) and `url` (a link template
 that overrides the item's own link). Web entries also take `max_pages` and `concurrency`;
 Confluence entries `concurrency`, `overlap_minutes`, `full_listing_hours` and
-`everyone_groups` (see knowledge.ingest.connectors.confluence).
+`everyone_groups`, `space_readers` (see knowledge.ingest.connectors.confluence).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ LATER_KINDS = ("sharepoint", "onedrive")
 WEB_KEYS = {"kind", "sitemap", "start", "prefix", "scope", "owners", "url", "max_pages"}
 WEB_KEYS |= {"concurrency"}
 CONFLUENCE_KEYS = {"kind", "base_url", "space", "cql", "scope", "owners", "url", "concurrency"}
-CONFLUENCE_KEYS |= {"overlap_minutes", "full_listing_hours", "everyone_groups"}
+CONFLUENCE_KEYS |= {"overlap_minutes", "full_listing_hours", "everyone_groups", "space_readers"}
 
 
 @dataclass(frozen=True)
@@ -146,7 +146,7 @@ def _confluence(where: str, entry: dict[str, Any], base: IngestOptions) -> Confl
             where, 'needs base_url = "https://SITE.atlassian.net/wiki" (or the Data Center URL)'
         )
     defaults = ConfluenceSpace
-    groups = entry.get("everyone_groups", list(defaults.everyone_groups))
+    groups = _strings(entry.get("everyone_groups", list(defaults.everyone_groups)))
     site = ConfluenceSpace(
         base_url=str(entry["base_url"]),
         space=str(entry["space"]) if "space" in entry else None,
@@ -154,7 +154,8 @@ def _confluence(where: str, entry: dict[str, Any], base: IngestOptions) -> Confl
         concurrency=int(entry.get("concurrency", defaults.concurrency)),
         overlap_minutes=int(entry.get("overlap_minutes", defaults.overlap_minutes)),
         full_listing_hours=float(entry.get("full_listing_hours", defaults.full_listing_hours)),
-        everyone_groups=(groups,) if isinstance(groups, str) else tuple(str(g) for g in groups),
+        everyone_groups=groups,
+        space_readers=_strings(entry.get("space_readers", [])),
     )
     options = replace(
         base,
@@ -163,6 +164,10 @@ def _confluence(where: str, entry: dict[str, Any], base: IngestOptions) -> Confl
         owners=_owners(entry, base),
     )
     return ConfluenceEntry(site, options)
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    return (value,) if isinstance(value, str) else tuple(str(v) for v in value)
 
 
 def _owners(entry: dict[str, Any], base: IngestOptions) -> tuple[str, ...]:

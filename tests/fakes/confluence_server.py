@@ -67,6 +67,7 @@ class FakeConfluence:
     retry_after: str = "1"
     broken_search_page: int | None = None  # this search page (0-based) answers 500
     broken: set[str] = field(default_factory=set)  # paths answering 500
+    forbidden: set[str] = field(default_factory=set)  # paths answering 403
     requests: list[Request] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -127,6 +128,8 @@ class FakeConfluence:
             return self._answer(
                 request, _json({"message": "Unauthorized; scope does not match"}, 401)
             )
+        if request.path in self.forbidden:
+            return self._answer(request, _json({"message": "Current user not permitted"}, 403))
         if request.path in self.broken:
             return self._answer(request, web.Response(status=500, text="Internal server error"))
         if self.throttle.get(request.path, 0) > 0:

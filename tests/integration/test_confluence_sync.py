@@ -316,3 +316,21 @@ def test_a_space_whose_permissions_are_hidden_is_not_guessed_open(
         len(summary.failed) == 1 and "cannot tell who may read space HR" in summary.failed[0].error
     )
     assert chunks(engine) == []
+    site = ConfluenceSpace(base_url=wiki.base, space="HR", space_readers=("group:staff",))
+    named = ConfluenceConnector(site, ConfluenceAuth(pat=PAT))
+    try:
+        access = {item.id.rsplit("/", 1)[-1]: item.access for item in named.list_items()}
+    finally:
+        named.close()
+    assert access["1"] == ("group:staff",) and access["11"] == ("alice@example.com",)
+
+
+def test_a_forbidden_search_names_the_scopes_the_token_needs(
+    engine: Engine, db_url: URL, wiki: FakeConfluence
+) -> None:
+    kb = make_knowledge(engine, db_url)
+    wiki.forbidden.add("/wiki/rest/api/content/search")
+    summary = sync(kb, engine, wiki)
+    assert len(summary.failed) == 1
+    error = summary.failed[0].error
+    assert "HTTP 403" in error and "read:confluence-content.all" in error

@@ -87,6 +87,7 @@ class ConfluenceSpace:
     overlap_minutes: int = 10
     full_listing_hours: float = 6.0
     everyone_groups: tuple[str, ...] = ("confluence-users",)
+    space_readers: tuple[str, ...] = ()  # given: who may read unrestricted pages, not asked
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "base_url", self.base_url.rstrip("/"))
@@ -340,6 +341,8 @@ class ConfluenceConnector:
         return listing.contents[content_id]
 
     def _space_access(self, space: str, listing: _Listing) -> frozenset[str]:
+        if space not in listing.spaces and self.site.space_readers:
+            listing.spaces[space] = frozenset(self.site.space_readers)
         if space not in listing.spaces:
             url = f"{self.site.base_url}/rest/api/space/{space}?expand=permissions"
             permissions = self._json(url, f"space {space}").get("permissions")
@@ -349,8 +352,9 @@ class ConfluenceConnector:
                     self.key,
                     f"cannot tell who may read space {space}: Confluence showed the API user "
                     "none of its permissions; nothing was synced — let the user see the "
-                    "space's permissions (space admin), or give the token the "
-                    "read:space.permission:confluence scope",
+                    "space's permissions (space admin), give the token the "
+                    "read:space.permission:confluence scope, or name the readers in the "
+                    'entry (space_readers = ["everyone"] or ["group:NAME", …])',
                 )
             listing.spaces[space] = access
         return listing.spaces[space]
