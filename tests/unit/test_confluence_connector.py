@@ -65,3 +65,33 @@ def test_a_search_whose_next_link_leaves_the_site_stops_without_sending_credenti
         connector.list_items()
     assert "pointed off the site" in caught.value.reason
     assert asked == ["wiki.acme.internal"]
+
+
+def test_a_page_on_two_search_pages_is_listed_once() -> None:
+    def page(id: str) -> dict[str, object]:
+        return {
+            "id": id,
+            "type": "page",
+            "title": f"P{id}",
+            "space": {"key": "HR"},
+            "version": {"number": 1},
+            "_links": {"webui": f"/pages/{id}"},
+        }
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/rest/api/space/HR":
+            read = {"operation": "read", "targetType": "space"}
+            return httpx.Response(
+                200, json={"permissions": [{"operation": read, "anonymousAccess": True}]}
+            )
+        if request.url.params.get("cursor") == "2":
+            return httpx.Response(200, json={"results": [page("2"), page("3")], "_links": {}})
+        next_link = "/rest/api/content/search?cursor=2"
+        return httpx.Response(
+            200, json={"results": [page("1"), page("2")], "_links": {"next": next_link}}
+        )
+
+    client = PoliteClient(transport=httpx.MockTransport(handler))
+    connector = ConfluenceConnector(DATA_CENTER, ConfluenceAuth(pat="p4t"), client)
+    ids = [item.id.rsplit("/", 1)[-1] for item in connector.list_items()]
+    assert ids == ["1", "2", "3"]

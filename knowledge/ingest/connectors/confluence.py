@@ -267,8 +267,9 @@ class ConfluenceConnector:
         """The items a query finds, with their access lists; and the ids of those nobody
         may read here (left out of a listing, deleted from a change feed)."""
         listing = _Listing()
-        found = [c for c in self._search(query) if c.type == "page" or _readable(c)]
-        listing.contents.update({c.id: c for c in found})
+        wanted = [c for c in self._search(query) if c.type == "page" or _readable(c)]
+        listing.contents.update({c.id: c for c in wanted})
+        found = list(listing.contents.values())  # an item on two search pages counts once
         items, unreadable = [], []
         for content in found:
             access = self._access(content, listing)
