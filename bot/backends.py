@@ -6,6 +6,7 @@ from pathlib import Path
 
 from bot.errors import KnowbotError
 from bot.settings import Settings
+from knowledge.ingest.connectors.confluence import ConfluenceAuth
 from knowledge.models.embeddings import LOCAL_DEFAULT, Embedder, HashingEmbedder, LocalEmbedder
 from knowledge.models.llm import ChatModel, OpenAIChat, OpenAIEndpoint
 
@@ -48,4 +49,14 @@ def _endpoint(settings: Settings) -> OpenAIEndpoint:
         base_url=settings.openai_base_url,
         timeout_s=settings.llm_timeout_s,
         max_retries=settings.llm_max_retries,
+    )
+
+
+def confluence_auth(settings: Settings) -> ConfluenceAuth:
+    """What Confluence sources sign in with (none set: they fail, saying what to set)."""
+    token, pat = settings.confluence_api_token, settings.confluence_pat
+    return ConfluenceAuth(
+        user=settings.confluence_user or "",
+        api_token=token.get_secret_value() if token else "",
+        pat=pat.get_secret_value() if pat else "",
     )

@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from bot.backends import confluence_auth
 from bot.cli.state import state
 from bot.errors import KnowbotError
 from bot.wiring import open_services
@@ -94,7 +95,13 @@ def ingest(
             summary.reports += extra.reports
             summary.seconds += extra.seconds
         if entries:
-            extra = ingest_sources(ingestor, services.db.engine, entries, report)
+            extra = ingest_sources(
+                ingestor,
+                services.db.engine,
+                entries,
+                report,
+                confluence_auth(services.settings),
+            )
             summary.reports += extra.reports
             summary.seconds += extra.seconds
         progress.stop()

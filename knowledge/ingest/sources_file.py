@@ -15,8 +15,15 @@
     start = "https://intranet.example.com/handbook/"
     prefix = "https://intranet.example.com/handbook/"
 
+    [[source]]                      # a Confluence space (or cql = "…")
+    kind = "confluence"
+    base_url = "https://example.atlassian.net/wiki"
+    space = "HR"
+
 Every entry takes `scope`, `owners` (who to tell when it fails) and `url` (a link template
-that overrides the item's own link). Web entries also take `max_pages` and `concurrency`.
+that overrides the item's own link). Web entries also take `max_pages` and `concurrency`;
+Confluence entries `concurrency`, `overlap_minutes`, `full_listing_hours` and
+`everyone_groups`, `space_readers` (see knowledge.ingest.connectors.confluence).
 """
 
 from __future__ import annotations
@@ -30,16 +37,23 @@ from typing import Any, Protocol
 from sqlalchemy.engine import Engine
 
 from knowledge.errors import SourceError
+from knowledge.ingest.connectors.confluence import (
+    ConfluenceAuth,
+    ConfluenceConnector,
+    ConfluenceSpace,
+)
 from knowledge.ingest.connectors.web import WebConnector, WebSite
 from knowledge.ingest.manifest import options_for
 from knowledge.ingest.options import IngestOptions
 from knowledge.ingest.reports import IngestSummary, Progress
 from knowledge.ingest.sync import ItemIndex, sync_connector
 
-CONNECTOR_KINDS = ("web",)
-LATER_KINDS = ("sharepoint", "onedrive", "confluence")
+CONNECTOR_KINDS = ("web", "confluence")
+LATER_KINDS = ("sharepoint", "onedrive")
 WEB_KEYS = {"kind", "sitemap", "start", "prefix", "scope", "owners", "url", "max_pages"}
 WEB_KEYS |= {"concurrency"}
+CONFLUENCE_KEYS = {"kind", "base_url", "space", "cql", "scope", "owners", "url", "concurrency"}
+CONFLUENCE_KEYS |= {"overlap_minutes", "full_listing_hours", "everyone_groups", "space_readers"}
 
 
 @dataclass(frozen=True)
@@ -54,7 +68,13 @@ class WebEntry:
     options: IngestOptions
 
 
-SourceEntry = PathEntry | WebEntry
+@dataclass(frozen=True)
+class ConfluenceEntry:
+    site: ConfluenceSpace
+    options: IngestOptions
+
+
+SourceEntry = PathEntry | WebEntry | ConfluenceEntry
 
 
 class Ingest(ItemIndex, Protocol):
@@ -81,10 +101,14 @@ def _entry(file: Path, number: int, entry: Any, base: IngestOptions) -> SourceEn
         raise SourceError(where, "expected a table")
     kind = str(entry.get("kind", ""))
     if kind in LATER_KINDS:
-        raise SourceError(where, f"kind = {kind!r} is not supported yet; sources are paths or web")
+        raise SourceError(
+            where, f"kind = {kind!r} is not supported yet; sources are paths, web or confluence"
+        )
     try:
         if kind == "web":
             return _web(where, entry, base)
+        if kind == "confluence":
+            return _confluence(where, entry, base)
         if "path" not in entry:
             raise SourceError(where, 'needs path = FILE-OR-FOLDER, or kind = "web"')
         options = replace(options_for(entry, base), owners=_owners(entry, base))
@@ -113,13 +137,50 @@ def _web(where: str, entry: dict[str, Any], base: IngestOptions) -> WebEntry:
     return WebEntry(site, options)
 
 
+def _confluence(where: str, entry: dict[str, Any], base: IngestOptions) -> ConfluenceEntry:
+    unknown = sorted(set(entry) - CONFLUENCE_KEYS)
+    if unknown:
+        raise SourceError(where, f"confluence sources do not take {', '.join(unknown)}")
+    if "base_url" not in entry:
+        raise SourceError(
+            where, 'needs base_url = "https://SITE.atlassian.net/wiki" (or the Data Center URL)'
+        )
+    defaults = ConfluenceSpace
+    groups = _strings(entry.get("everyone_groups", list(defaults.everyone_groups)))
+    site = ConfluenceSpace(
+        base_url=str(entry["base_url"]),
+        space=str(entry["space"]) if "space" in entry else None,
+        cql=str(entry["cql"]) if "cql" in entry else None,
+        concurrency=int(entry.get("concurrency", defaults.concurrency)),
+        overlap_minutes=int(entry.get("overlap_minutes", defaults.overlap_minutes)),
+        full_listing_hours=float(entry.get("full_listing_hours", defaults.full_listing_hours)),
+        everyone_groups=groups,
+        space_readers=_strings(entry.get("space_readers", [])),
+    )
+    options = replace(
+        base,
+        scope=str(entry.get("scope", base.scope)),
+        url=str(entry["url"]) if "url" in entry else None,
+        owners=_owners(entry, base),
+    )
+    return ConfluenceEntry(site, options)
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    return (value,) if isinstance(value, str) else tuple(str(v) for v in value)
+
+
 def _owners(entry: dict[str, Any], base: IngestOptions) -> tuple[str, ...]:
     owners = entry.get("owners", list(base.owners))
     return (owners,) if isinstance(owners, str) else tuple(str(o) for o in owners)
 
 
 def ingest_sources(
-    index: Ingest, engine: Engine, entries: Sequence[SourceEntry], progress: Progress | None
+    index: Ingest,
+    engine: Engine,
+    entries: Sequence[SourceEntry],
+    progress: Progress | None,
+    confluence: ConfluenceAuth | None = None,
 ) -> IngestSummary:
     """Every entry in turn; one that fails is reported and the others still sync."""
     summary = IngestSummary()
@@ -127,7 +188,7 @@ def ingest_sources(
         if isinstance(entry, PathEntry):
             done = index.ingest_paths([entry.path], entry.options, progress)
         else:
-            connector = WebConnector(entry.site)
+            connector = _connector(entry, confluence or ConfluenceAuth())
             try:
                 done = sync_connector(index, engine, connector, entry.options, progress)
             finally:
@@ -135,3 +196,11 @@ def ingest_sources(
         summary.reports += done.reports
         summary.seconds += done.seconds
     return summary
+
+
+def _connector(
+    entry: WebEntry | ConfluenceEntry, confluence: ConfluenceAuth
+) -> WebConnector | ConfluenceConnector:
+    if isinstance(entry, ConfluenceEntry):
+        return ConfluenceConnector(entry.site, confluence)
+    return WebConnector(entry.site)
