@@ -11,7 +11,7 @@ import json
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from nltk.tokenize import NLTKWordTokenizer
 from nltk.tokenize.punkt import PunktTokenizer
@@ -37,6 +37,10 @@ def _plain(pattern: Any) -> re.Pattern[str]:
     return re.compile(pattern.pattern, pattern.flags & (re.I | re.M | re.S | re.X))
 
 
+def _plain_pairs(pairs: Any) -> list[tuple[re.Pattern[str], str]]:
+    return [(_plain(p), r) for p, r in pairs]
+
+
 @cache
 def _sentence_splitter() -> PunktTokenizer:
     ensure_nltk_data()
@@ -55,16 +59,16 @@ class _WordTokenizer(NLTKWordTokenizer):
     answer. The tokens are the same (`tests/unit/test_text.py` compares the two).
     """
 
-    STARTING_QUOTES = [(_plain(p), r) for p, r in NLTKWordTokenizer.STARTING_QUOTES]
-    ENDING_QUOTES = [(_plain(p), r) for p, r in NLTKWordTokenizer.ENDING_QUOTES]
-    PUNCTUATION = [(_plain(p), r) for p, r in NLTKWordTokenizer.PUNCTUATION]
+    STARTING_QUOTES: ClassVar[list[Any]] = _plain_pairs(NLTKWordTokenizer.STARTING_QUOTES)
+    ENDING_QUOTES: ClassVar[list[Any]] = _plain_pairs(NLTKWordTokenizer.ENDING_QUOTES)
+    PUNCTUATION: ClassVar[list[Any]] = _plain_pairs(NLTKWordTokenizer.PUNCTUATION)
     PARENS_BRACKETS = (
         _plain(NLTKWordTokenizer.PARENS_BRACKETS[0]),
         NLTKWordTokenizer.PARENS_BRACKETS[1],
     )
     DOUBLE_DASHES = (_plain(NLTKWordTokenizer.DOUBLE_DASHES[0]), NLTKWordTokenizer.DOUBLE_DASHES[1])
-    CONTRACTIONS2 = [_plain(p) for p in NLTKWordTokenizer.CONTRACTIONS2]
-    CONTRACTIONS3 = [_plain(p) for p in NLTKWordTokenizer.CONTRACTIONS3]
+    CONTRACTIONS2: ClassVar[list[Any]] = [_plain(p) for p in NLTKWordTokenizer.CONTRACTIONS2]
+    CONTRACTIONS3: ClassVar[list[Any]] = [_plain(p) for p in NLTKWordTokenizer.CONTRACTIONS3]
 
 
 @cache
