@@ -94,7 +94,10 @@ def ingest(
             summary.reports += extra.reports
             summary.seconds += extra.seconds
         if entries:
-            extra = ingest_sources(ingestor, services.db.engine, entries, report)
+            from bot.backends import build_graph_access
+
+            graph = build_graph_access(services.settings)
+            extra = ingest_sources(ingestor, services.db.engine, entries, report, graph=graph)
             summary.reports += extra.reports
             summary.seconds += extra.seconds
         progress.stop()

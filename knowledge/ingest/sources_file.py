@@ -15,8 +15,19 @@
     start = "https://intranet.example.com/handbook/"
     prefix = "https://intranet.example.com/handbook/"
 
+    [[source]]                      # a SharePoint library (default: the site's default one)
+    kind = "sharepoint"
+    site = "https://contoso.sharepoint.com/sites/hr"
+    library = "Policies"            # optional
+    folder = "Handbook/2026"        # optional: only files below this folder
+
+    [[source]]                      # a person's OneDrive
+    kind = "sharepoint"
+    user = "someone@example.com"
+
 Every entry takes `scope`, `owners` (who to tell when it fails) and `url` (a link template
-that overrides the item's own link). Web entries also take `max_pages` and `concurrency`.
+that overrides the item's own link). Web entries also take `max_pages` and `concurrency`,
+SharePoint entries `concurrency` (their credentials come from the settings).
 """
 
 from __future__ import annotations
@@ -30,16 +41,23 @@ from typing import Any, Protocol
 from sqlalchemy.engine import Engine
 
 from knowledge.errors import SourceError
+from knowledge.ingest.connectors.graph import GraphConnector, GraphDrive
+from knowledge.ingest.connectors.graph_auth import GraphAccess
 from knowledge.ingest.connectors.web import WebConnector, WebSite
 from knowledge.ingest.manifest import options_for
 from knowledge.ingest.options import IngestOptions
-from knowledge.ingest.reports import IngestSummary, Progress
+from knowledge.ingest.reports import IngestSummary, Progress, SourceReport
 from knowledge.ingest.sync import ItemIndex, sync_connector
 
-CONNECTOR_KINDS = ("web",)
-LATER_KINDS = ("sharepoint", "onedrive", "confluence")
+CONNECTOR_KINDS = ("web", "sharepoint", "onedrive")
+LATER_KINDS = ("confluence",)
 WEB_KEYS = {"kind", "sitemap", "start", "prefix", "scope", "owners", "url", "max_pages"}
 WEB_KEYS |= {"concurrency"}
+GRAPH_KEYS = {"kind", "site", "user", "library", "folder", "scope", "owners", "url", "concurrency"}
+GRAPH_NEEDS = (
+    "set MICROSOFT_GRAPH_TENANT_ID, MICROSOFT_GRAPH_CLIENT_ID and MICROSOFT_GRAPH_CLIENT_SECRET "
+    "(an app registration with Sites.Read.All and Files.Read.All application permissions)"
+)
 
 
 @dataclass(frozen=True)
@@ -54,7 +72,13 @@ class WebEntry:
     options: IngestOptions
 
 
-SourceEntry = PathEntry | WebEntry
+@dataclass(frozen=True)
+class GraphEntry:
+    drive: GraphDrive
+    options: IngestOptions
+
+
+SourceEntry = PathEntry | WebEntry | GraphEntry
 
 
 class Ingest(ItemIndex, Protocol):
@@ -85,6 +109,8 @@ def _entry(file: Path, number: int, entry: Any, base: IngestOptions) -> SourceEn
     try:
         if kind == "web":
             return _web(where, entry, base)
+        if kind in ("sharepoint", "onedrive"):
+            return _graph(where, entry, base)
         if "path" not in entry:
             raise SourceError(where, 'needs path = FILE-OR-FOLDER, or kind = "web"')
         options = replace(options_for(entry, base), owners=_owners(entry, base))
@@ -113,21 +139,56 @@ def _web(where: str, entry: dict[str, Any], base: IngestOptions) -> WebEntry:
     return WebEntry(site, options)
 
 
+def _graph(where: str, entry: dict[str, Any], base: IngestOptions) -> GraphEntry:
+    unknown = sorted(set(entry) - GRAPH_KEYS)
+    if unknown:
+        raise SourceError(where, f"sharepoint sources do not take {', '.join(unknown)}")
+    drive = GraphDrive(
+        site=_text(entry, "site"),
+        user=_text(entry, "user"),
+        library=_text(entry, "library"),
+        folder=_text(entry, "folder"),
+        concurrency=int(entry.get("concurrency", GraphDrive.concurrency)),
+    )
+    options = replace(
+        base,
+        scope=str(entry.get("scope", base.scope)),
+        url=str(entry["url"]) if "url" in entry else None,
+        owners=_owners(entry, base),
+    )
+    return GraphEntry(drive, options)
+
+
+def _text(entry: dict[str, Any], key: str) -> str | None:
+    value = entry.get(key)
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"{key} must be a string, not {value!r}")
+    return value
+
+
 def _owners(entry: dict[str, Any], base: IngestOptions) -> tuple[str, ...]:
     owners = entry.get("owners", list(base.owners))
     return (owners,) if isinstance(owners, str) else tuple(str(o) for o in owners)
 
 
 def ingest_sources(
-    index: Ingest, engine: Engine, entries: Sequence[SourceEntry], progress: Progress | None
+    index: Ingest,
+    engine: Engine,
+    entries: Sequence[SourceEntry],
+    progress: Progress | None,
+    *,
+    graph: GraphAccess | None = None,
 ) -> IngestSummary:
-    """Every entry in turn; one that fails is reported and the others still sync."""
+    """Every entry in turn; one that fails is reported and the others still sync.
+    `graph`: the app credentials SharePoint and OneDrive entries sync with."""
     summary = IngestSummary()
     for entry in entries:
         if isinstance(entry, PathEntry):
             done = index.ingest_paths([entry.path], entry.options, progress)
+        elif isinstance(entry, GraphEntry) and graph is None:
+            done = IngestSummary([_no_credentials(entry)])
         else:
-            connector = WebConnector(entry.site)
+            connector = _connector(entry, graph)
             try:
                 done = sync_connector(index, engine, connector, entry.options, progress)
             finally:
@@ -135,3 +196,20 @@ def ingest_sources(
         summary.reports += done.reports
         summary.seconds += done.seconds
     return summary
+
+
+def _no_credentials(entry: GraphEntry) -> SourceReport:
+    error = f"no Microsoft Graph credentials: {GRAPH_NEEDS}"
+    if entry.options.owners:
+        error += f" (owners: {', '.join(entry.options.owners)})"
+    key = entry.drive.key
+    return SourceReport(key, key.split(":", 1)[0], "failed", error=error)
+
+
+def _connector(
+    entry: WebEntry | GraphEntry, graph: GraphAccess | None
+) -> WebConnector | GraphConnector:
+    if isinstance(entry, WebEntry):
+        return WebConnector(entry.site)
+    assert graph is not None
+    return GraphConnector(entry.drive, graph)
