@@ -129,7 +129,7 @@ def _batch(connector: Connector, cursor: str | None, known: dict[str, str]) -> B
     it enumerates everything, which reconciles like a listing), else a full listing."""
     changes: Changes | None = connector.changes(cursor)
     if changes is None and cursor is not None:  # the cursor expired: enumerate afresh
-        changes = connector.changes(None)
+        cursor, changes = None, connector.changes(None)
     if changes is not None and cursor is not None:
         return Batch(changes.upserts, changes.deletes, changes.cursor, listed=-1)
     items = changes.upserts if changes is not None else connector.list_items()

@@ -272,6 +272,8 @@ class GraphConnector:
             if "deleted" in raw:
                 folder_gone = folder_gone or "folder" in raw
                 deletes.append(self._item_id(raw))
+            elif "root" in raw:
+                self._folders[str(raw["id"])] = ""
             elif "folder" in raw and self.drive.folder_path:
                 self._folders[str(raw["id"])] = _joined(self._parent_path(raw), raw)
             elif "file" in raw:
