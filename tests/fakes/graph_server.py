@@ -73,6 +73,7 @@ class Drive:
     seq: int = 0
     changed: dict[str, tuple[int, str]] = field(default_factory=dict)  # id -> (seq, kind)
     deleted: set[str] = field(default_factory=set)
+    deleted_folders: set[str] = field(default_factory=set)
     next_id: int = 0
 
     def touch(self, item_id: str, kind: str) -> None:
@@ -150,6 +151,15 @@ class FakeGraph:
         del d.files[item_id]
         d.deleted.add(item_id)
         d.touch(item_id, "deleted")
+
+    def delete_folder(self, folder: str, drive: str = "Documents") -> None:
+        """The folder goes with its files; the feed names only the folder (as Graph may)."""
+        d = self.drives[drive]
+        for item_id in [i for i, f in d.files.items() if (f.folder + "/").startswith(folder + "/")]:
+            del d.files[item_id]
+        folder_id = "folder:" + folder.replace("/", "|")
+        d.deleted_folders.add(folder_id)
+        d.touch(folder_id, "deleted")
 
     def revoke_tokens(self) -> None:
         """Tokens issued so far are refused (as after a secret rotation)."""
@@ -308,6 +318,8 @@ class FakeGraph:
                 entries.append(self._file_raw(drive, drive.files[item_id]))
             elif item_id in drive.deleted:
                 entries.append({"id": item_id, "deleted": {"state": "deleted"}, "file": {}})
+            elif item_id in drive.deleted_folders:
+                entries.append({"id": item_id, "deleted": {"state": "deleted"}, "folder": {}})
         return entries
 
     def _file_raw(self, drive: Drive, file: File, *, with_path: bool = False) -> Raw:

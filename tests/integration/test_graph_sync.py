@@ -254,6 +254,19 @@ def test_an_expired_delta_link_resyncs_in_full_and_reconciles(
     assert graph.count("/root/delta") == 1
 
 
+def test_a_deleted_folder_takes_its_files_with_it(
+    engine: Engine, db_url: URL, graph: FakeGraph
+) -> None:
+    kb = make_knowledge(engine, db_url)
+    sync(kb, engine, graph)
+    graph.delete_folder("Handbook")  # the feed names the folder, not the files in it
+    graph.reset_counts()
+    again = sync(kb, engine, graph)
+    assert again.failed == [] and again.count("removed") == 2
+    assert "24 days" not in texts(engine) and "economy class" not in texts(engine)
+    assert "salary bands" in texts(engine) and graph.downloads() == []
+
+
 @pytest.mark.parametrize(("status", "where"), [(429, "/content"), (403, "/permissions")])
 def test_throttling_is_waited_out_as_graph_asks(
     engine: Engine, db_url: URL, graph: FakeGraph, status: int, where: str
