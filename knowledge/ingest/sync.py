@@ -234,18 +234,20 @@ def _load(item: Item, fetched: Fetched, options: IngestOptions) -> Loaded:
     if options.url:  # a template overrides the item's own link
         path = urlsplit(item.link).path.lstrip("/")
         return replace(loaded, drafts=linked(loaded.drafts, options.url, path=path))
+    pdf = fetched.media_type == "application/pdf"
     drafts = [
-        replace(d, metadata={**d.metadata, "url": _place(item, d.metadata)}) for d in loaded.drafts
+        replace(d, metadata={**d.metadata, "url": _place(item.link, pdf, d.metadata)})
+        for d in loaded.drafts
     ]
     return replace(loaded, drafts=drafts)
 
 
-def _place(item: Item, metadata: dict[str, object]) -> str:
+def _place(link: str, pdf: bool, metadata: dict[str, object]) -> str:
     """The item's link, to the page for a PDF (browsers' viewers open `#page=N`)."""
     page = metadata.get("page")
-    if item.media_type == "application/pdf" and page is not None and "#" not in item.link:
-        return f"{item.link}#page={page}"
-    return item.link
+    if pdf and page is not None and "#" not in link:
+        return f"{link}#page={page}"
+    return link
 
 
 def _name_from(link: str) -> str:

@@ -163,6 +163,10 @@ class GraphConnector:
             response = self._get(url)
         except GraphError as exc:
             raise FetchFailed(item.id, f"{item.link}: {exc.reason}; kept its last copy") from exc
+        if response.status_code == 404:
+            raise FetchFailed(
+                item.id, f"{item.link} is gone since it was listed; the next sync removes it"
+            )
         if response.status_code != 200:
             raise FetchFailed(
                 item.id,
