@@ -43,7 +43,8 @@ def ingest(
     sources: Path | None = typer.Option(
         None,
         "--sources",
-        help="A sources file of [[source]] entries: paths and web sites (sitemap or start URL).",
+        help="A sources file of [[source]] entries: paths, web sites (sitemap or start URL) "
+        "and SharePoint libraries or OneDrives.",
     ),
     reindex_all: bool = typer.Option(
         False, "--reindex", help="Re-embed every stored chunk with the configured model."
