@@ -102,6 +102,7 @@ class FakeGraph:
     repeat: str | None = None  # a file id listed stale on page 1, current later
     throttle: dict[str, int] = field(default_factory=dict)  # path suffix -> throttled answers
     throttle_status: int = 429
+    denied: set[str] = field(default_factory=set)  # path suffixes answering 403 accessDenied
     retry_after: str = "1"
     requests: list[tuple[str, str, int]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -190,6 +191,8 @@ class FakeGraph:
                 self.throttle[suffix] -= 1
                 code = "activityLimitReached" if self.throttle_status == 403 else "TooManyRequests"
                 return _error(self.throttle_status, code, "throttled", self.retry_after)
+        if any(path.endswith(suffix) for suffix in self.denied):
+            return _error(403, "accessDenied", "Access denied")
         if path == f"/{TENANT}/oauth2/v2.0/token" and request.method == "POST":
             return self._token(dict(await request.post()))
         if path.startswith("/download/"):

@@ -145,6 +145,7 @@ def test_first_sync_indexes_readable_files_cited_by_web_url_with_who_may_read_th
     }
     assert "economy class" in texts(engine) and "PNG" not in texts(engine)
     assert len(graph.downloads()) == 3  # each /content redirect was followed once
+    assert graph.count("/oauth2/v2.0/token") == 1  # one token for the whole sync
     assert access(engine) == {
         IDS["leave"]: ["everyone"],
         IDS["travel"]: ["group:travellers", "user:aad-bob", "user:bob@contoso.com"],
@@ -344,6 +345,27 @@ def test_an_expired_client_secret_is_reported_with_what_to_do(
     assert "the client secret has expired (AADSTS7000222)" in error
     assert "MICROSOFT_GRAPH_CLIENT_SECRET" in error and "nothing was pruned" in error
     assert "24 days" in texts(engine)
+
+
+def test_a_site_the_app_may_not_read_or_that_is_not_there_says_what_to_do(
+    engine: Engine, db_url: URL, graph: FakeGraph
+) -> None:
+    kb = make_knowledge(engine, db_url)
+    sync(kb, engine, graph)
+    graph.denied.add("/permissions")  # Sites.Selected not granted, say
+    denied = sync(kb, engine, graph, folder="Handbook")
+    error = denied.failed[0].error
+    assert "HTTP 403" in error and "Sites.Read.All" in error and "Sites.Selected" in error
+    graph.denied.clear()
+    access = GraphAccess(TENANT, CLIENT_ID, SECRET, graph_url=graph.graph_url, authority=graph.base)
+    missing = GraphConnector(GraphDrive(site="https://contoso.sharepoint.com/sites/hrr"), access)
+    try:
+        gone = sync_connector(kb.ingestor, engine, missing, OPTIONS)
+    finally:
+        missing.close()
+    error = gone.failed[0].error
+    assert "site lookup answered HTTP 404" in error and "check the site URL" in error
+    assert "24 days" in texts(engine)  # neither pruned anything
 
 
 def test_a_refused_token_is_renewed_once(engine: Engine, db_url: URL, graph: FakeGraph) -> None:
