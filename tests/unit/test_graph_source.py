@@ -12,8 +12,11 @@ import pytest
 from knowledge.errors import SourceError
 from knowledge.ingest.connectors.base import EVERYONE
 from knowledge.ingest.connectors.graph import access_of, throttled
+from knowledge.ingest.connectors.graph_auth import GraphAccess, TokenSource
+from knowledge.ingest.connectors.polite import PoliteClient
 from knowledge.ingest.options import IngestOptions
 from knowledge.ingest.sources_file import GraphEntry, read_sources
+from tests.fakes.graph_server import CLIENT_ID, SECRET, TENANT, fake_graph
 
 
 def read(tmp_path: Path, entry: str) -> GraphEntry:
@@ -108,3 +111,21 @@ def test_sharepoint_throttling_403s_are_waited_out_but_refusals_are_not() -> Non
     assert throttled(answer(403, "accessDenied", retry="5"))
     assert not throttled(answer(403, "accessDenied"))
     assert not throttled(answer(500))
+
+
+def test_the_app_token_is_kept_until_shortly_before_it_expires() -> None:
+    with fake_graph() as graph:
+        access = GraphAccess(
+            TENANT, CLIENT_ID, SECRET, graph_url=graph.graph_url, authority=graph.base
+        )
+        client = PoliteClient()
+        try:
+            tokens = TokenSource(access, client)
+            first = tokens.token()
+            assert tokens.token() == first and graph.count("/token") == 1
+            graph.token_lifetime = 60  # shorter than the renewal margin: never reused
+            renewed = tokens.renew(first)
+            assert renewed != first and tokens.token() != renewed
+            assert graph.count("/token") == 3
+        finally:
+            client.close()
