@@ -6,6 +6,7 @@ from pathlib import Path
 
 from bot.errors import KnowbotError
 from bot.settings import Settings
+from knowledge.ingest.connectors.confluence import ConfluenceAuth
 from knowledge.ingest.connectors.graph_auth import GraphAccess
 from knowledge.models.embeddings import LOCAL_DEFAULT, Embedder, HashingEmbedder, LocalEmbedder
 from knowledge.models.llm import ChatModel, OpenAIChat, OpenAIEndpoint
@@ -64,4 +65,14 @@ def build_graph_access(settings: Settings) -> GraphAccess | None:
         client_secret=s.graph_client_secret.get_secret_value(),
         graph_url=s.graph_url,
         authority=s.graph_authority,
+    )
+
+
+def confluence_auth(settings: Settings) -> ConfluenceAuth:
+    """What Confluence sources sign in with (none set: they fail, saying what to set)."""
+    token, pat = settings.confluence_api_token, settings.confluence_pat
+    return ConfluenceAuth(
+        user=settings.confluence_user or "",
+        api_token=token.get_secret_value() if token else "",
+        pat=pat.get_secret_value() if pat else "",
     )

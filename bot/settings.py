@@ -117,6 +117,11 @@ class Settings(BaseSettings):
     )
     reingest_sources: Path | None = Field(default=None, alias="KNOWBOT_SOURCES")
     reingest_cron: str = Field(default="0 2 * * *", alias="KNOWBOT_REINGEST_CRON")
+    # Confluence sources (kind = "confluence" in the sources file): Cloud takes the account's
+    # e-mail and an API token, Data Center a personal access token.
+    confluence_user: str | None = Field(default=None, alias="CONFLUENCE_USER")
+    confluence_api_token: SecretStr | None = Field(default=None, alias="CONFLUENCE_API_TOKEN")
+    confluence_pat: SecretStr | None = Field(default=None, alias="CONFLUENCE_PAT")
     memory_max_age_days: float = Field(default=30, gt=0, alias="KNOWBOT_MEMORY_MAX_AGE_DAYS")
     expire_cron: str = Field(default="30 3 * * *", alias="KNOWBOT_EXPIRE_CRON")
     digest_cron: str = Field(default="0 9 * * mon", alias="KNOWBOT_DIGEST_CRON")

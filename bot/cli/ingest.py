@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from bot.backends import build_graph_access, confluence_auth
 from bot.cli.state import state
 from bot.errors import KnowbotError
 from bot.wiring import open_services
@@ -95,10 +96,14 @@ def ingest(
             summary.reports += extra.reports
             summary.seconds += extra.seconds
         if entries:
-            from bot.backends import build_graph_access
-
-            graph = build_graph_access(services.settings)
-            extra = ingest_sources(ingestor, services.db.engine, entries, report, graph=graph)
+            extra = ingest_sources(
+                ingestor,
+                services.db.engine,
+                entries,
+                report,
+                confluence_auth(services.settings),
+                graph=build_graph_access(services.settings),
+            )
             summary.reports += extra.reports
             summary.seconds += extra.seconds
         progress.stop()

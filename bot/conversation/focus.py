@@ -252,7 +252,7 @@ def focus_of(
         listing=bool(_LISTING.search(text)),
         unknown=unknown,
         unknown_head=bool(heads) and heads[-1][0] in unknown,
-        pairs=word_pairs(text) - {(a, b) for a in frame for b in frame},
+        pairs=frozenset(p for p in word_pairs(text) if not (p[0] in frame and p[1] in frame)),
         ignored=frozenset(ignored),
         measure=asked - frozenset(content_words(stripped)),
         period=period_asked(text),

@@ -159,10 +159,7 @@ def correct_spelling(
     and a single best candidate. Numbers, acronyms, mixed-case words, URLs and glossary
     terms are never touched.
     """
-    known = {w.lower() for w in vocabulary if w}
-    glossary = {part.lower() for term in glossary_terms for part in re.findall(r"\w+", term)}
-    known_stems = {normalise_word(w) for w in known | glossary}
-    by_initial = _candidates_by_initial(known)
+    known, glossary, known_stems, by_initial = _lexicon(vocabulary, tuple(glossary_terms))
     protected = _protected_spans(text)
     parts: list[str] = []
     fixes: list[Expansion] = []
@@ -187,6 +184,26 @@ def correct_spelling(
             fixes.append(fix)
     parts.append(text[last:])
     return "".join(parts), fixes
+
+
+_Lexicon = tuple[set[str], set[str], set[str], dict[str, list[str]]]
+_last_lexicon: tuple[object, tuple[str, ...], _Lexicon] | None = None
+
+
+def _lexicon(vocabulary: Iterable[str], glossary_terms: tuple[str, ...]) -> _Lexicon:
+    """The known words, glossary words, their stems and candidates by first letter. Built
+    once per vocabulary: the knowledge service hands out the same set until it reloads,
+    and building these from ten thousand words took longer than the rest of the rewrite."""
+    global _last_lexicon
+    last = _last_lexicon
+    if last is not None and last[0] is vocabulary and last[1] == glossary_terms:
+        return last[2]
+    known = {w.lower() for w in vocabulary if w}
+    glossary = {part.lower() for term in glossary_terms for part in re.findall(r"\w+", term)}
+    known_stems = {normalise_word(w) for w in known | glossary}
+    built = (known, glossary, known_stems, _candidates_by_initial(known))
+    _last_lexicon = (vocabulary, glossary_terms, built)
+    return built
 
 
 def _checkable(word: str) -> bool:

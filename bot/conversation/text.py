@@ -11,6 +11,7 @@ import json
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import Any
 
 from nltk.tokenize import NLTKWordTokenizer
 from nltk.tokenize.punkt import PunktTokenizer
@@ -31,6 +32,11 @@ _BULLET_MARK = re.compile(r"^[-*•▪◦]\s+")
 _WORDLIKE = re.compile(r"[^\W_]", re.UNICODE)
 
 
+def _plain(pattern: Any) -> re.Pattern[str]:
+    """`pattern` (an NLTK pattern object) compiled by `re`, with the flags `re` knows."""
+    return re.compile(pattern.pattern, pattern.flags & (re.I | re.M | re.S | re.X))
+
+
 @cache
 def _sentence_splitter() -> PunktTokenizer:
     ensure_nltk_data()
@@ -40,9 +46,30 @@ def _sentence_splitter() -> PunktTokenizer:
     return splitter
 
 
+class _WordTokenizer(NLTKWordTokenizer):
+    """NLTK's word tokenizer with its own fixed patterns compiled by the standard `re`.
+
+    NLTK 3.10 runs every pattern through `nltk.redos`: the `regex` engine under a timeout,
+    a guard against patterns a caller supplies. These are NLTK's own linear patterns, and
+    the guard made tokenising a chunk several times slower, the largest cost of scoring an
+    answer. The tokens are the same (`tests/unit/test_text.py` compares the two).
+    """
+
+    STARTING_QUOTES = [(_plain(p), r) for p, r in NLTKWordTokenizer.STARTING_QUOTES]
+    ENDING_QUOTES = [(_plain(p), r) for p, r in NLTKWordTokenizer.ENDING_QUOTES]
+    PUNCTUATION = [(_plain(p), r) for p, r in NLTKWordTokenizer.PUNCTUATION]
+    PARENS_BRACKETS = (
+        _plain(NLTKWordTokenizer.PARENS_BRACKETS[0]),
+        NLTKWordTokenizer.PARENS_BRACKETS[1],
+    )
+    DOUBLE_DASHES = (_plain(NLTKWordTokenizer.DOUBLE_DASHES[0]), NLTKWordTokenizer.DOUBLE_DASHES[1])
+    CONTRACTIONS2 = [_plain(p) for p in NLTKWordTokenizer.CONTRACTIONS2]
+    CONTRACTIONS3 = [_plain(p) for p in NLTKWordTokenizer.CONTRACTIONS3]
+
+
 @cache
 def _word_tokenizer() -> NLTKWordTokenizer:
-    return NLTKWordTokenizer()
+    return _WordTokenizer()
 
 
 # The same retrieved chunks are read by several checks for every answer, and again by later

@@ -15,6 +15,11 @@
     start = "https://intranet.example.com/handbook/"
     prefix = "https://intranet.example.com/handbook/"
 
+    [[source]]                      # a Confluence space (or cql = "…")
+    kind = "confluence"
+    base_url = "https://example.atlassian.net/wiki"
+    space = "HR"
+
     [[source]]                      # a SharePoint library (default: the site's default one)
     kind = "sharepoint"
     site = "https://contoso.sharepoint.com/sites/hr"
@@ -26,8 +31,10 @@
     user = "someone@example.com"
 
 Every entry takes `scope`, `owners` (who to tell when it fails) and `url` (a link template
-that overrides the item's own link). Web entries also take `max_pages` and `concurrency`,
-SharePoint entries `concurrency` (their credentials come from the settings).
+that overrides the item's own link). Web entries also take `max_pages` and `concurrency`;
+Confluence entries `concurrency`, `overlap_minutes`, `full_listing_hours` and
+`everyone_groups`, `space_readers` (see knowledge.ingest.connectors.confluence); SharePoint
+entries `concurrency` (their credentials come from the settings).
 """
 
 from __future__ import annotations
@@ -41,6 +48,11 @@ from typing import Any, Protocol
 from sqlalchemy.engine import Engine
 
 from knowledge.errors import SourceError
+from knowledge.ingest.connectors.confluence import (
+    ConfluenceAuth,
+    ConfluenceConnector,
+    ConfluenceSpace,
+)
 from knowledge.ingest.connectors.graph import GraphConnector, GraphDrive
 from knowledge.ingest.connectors.graph_auth import GraphAccess
 from knowledge.ingest.connectors.web import WebConnector, WebSite
@@ -49,10 +61,11 @@ from knowledge.ingest.options import IngestOptions
 from knowledge.ingest.reports import IngestSummary, Progress, SourceReport
 from knowledge.ingest.sync import ItemIndex, sync_connector
 
-CONNECTOR_KINDS = ("web", "sharepoint", "onedrive")
-LATER_KINDS = ("confluence",)
+CONNECTOR_KINDS = ("web", "confluence", "sharepoint", "onedrive")
 WEB_KEYS = {"kind", "sitemap", "start", "prefix", "scope", "owners", "url", "max_pages"}
 WEB_KEYS |= {"concurrency"}
+CONFLUENCE_KEYS = {"kind", "base_url", "space", "cql", "scope", "owners", "url", "concurrency"}
+CONFLUENCE_KEYS |= {"overlap_minutes", "full_listing_hours", "everyone_groups", "space_readers"}
 GRAPH_KEYS = {"kind", "site", "user", "library", "folder", "scope", "owners", "url", "concurrency"}
 GRAPH_NEEDS = (
     "set MICROSOFT_GRAPH_TENANT_ID, MICROSOFT_GRAPH_CLIENT_ID and MICROSOFT_GRAPH_CLIENT_SECRET "
@@ -73,12 +86,18 @@ class WebEntry:
 
 
 @dataclass(frozen=True)
+class ConfluenceEntry:
+    site: ConfluenceSpace
+    options: IngestOptions
+
+
+@dataclass(frozen=True)
 class GraphEntry:
     drive: GraphDrive
     options: IngestOptions
 
 
-SourceEntry = PathEntry | WebEntry | GraphEntry
+SourceEntry = PathEntry | WebEntry | ConfluenceEntry | GraphEntry
 
 
 class Ingest(ItemIndex, Protocol):
@@ -104,11 +123,17 @@ def _entry(file: Path, number: int, entry: Any, base: IngestOptions) -> SourceEn
     if not isinstance(entry, dict):
         raise SourceError(where, "expected a table")
     kind = str(entry.get("kind", ""))
-    if kind in LATER_KINDS:
-        raise SourceError(where, f"kind = {kind!r} is not supported yet; sources are paths or web")
+    if kind and kind not in CONNECTOR_KINDS and "path" not in entry:
+        raise SourceError(
+            where,
+            f'kind = {kind!r} is not a kind of source; sources are paths, or kind = "web", '
+            '"confluence" or "sharepoint"',
+        )
     try:
         if kind == "web":
             return _web(where, entry, base)
+        if kind == "confluence":
+            return _confluence(where, entry, base)
         if kind in ("sharepoint", "onedrive"):
             return _graph(where, entry, base)
         if "path" not in entry:
@@ -139,6 +164,35 @@ def _web(where: str, entry: dict[str, Any], base: IngestOptions) -> WebEntry:
     return WebEntry(site, options)
 
 
+def _confluence(where: str, entry: dict[str, Any], base: IngestOptions) -> ConfluenceEntry:
+    unknown = sorted(set(entry) - CONFLUENCE_KEYS)
+    if unknown:
+        raise SourceError(where, f"confluence sources do not take {', '.join(unknown)}")
+    if "base_url" not in entry:
+        raise SourceError(
+            where, 'needs base_url = "https://SITE.atlassian.net/wiki" (or the Data Center URL)'
+        )
+    defaults = ConfluenceSpace
+    groups = _strings(entry.get("everyone_groups", list(defaults.everyone_groups)))
+    site = ConfluenceSpace(
+        base_url=str(entry["base_url"]),
+        space=str(entry["space"]) if "space" in entry else None,
+        cql=str(entry["cql"]) if "cql" in entry else None,
+        concurrency=int(entry.get("concurrency", defaults.concurrency)),
+        overlap_minutes=int(entry.get("overlap_minutes", defaults.overlap_minutes)),
+        full_listing_hours=float(entry.get("full_listing_hours", defaults.full_listing_hours)),
+        everyone_groups=groups,
+        space_readers=_strings(entry.get("space_readers", [])),
+    )
+    options = replace(
+        base,
+        scope=str(entry.get("scope", base.scope)),
+        url=str(entry["url"]) if "url" in entry else None,
+        owners=_owners(entry, base),
+    )
+    return ConfluenceEntry(site, options)
+
+
 def _graph(where: str, entry: dict[str, Any], base: IngestOptions) -> GraphEntry:
     unknown = sorted(set(entry) - GRAPH_KEYS)
     if unknown:
@@ -166,6 +220,10 @@ def _text(entry: dict[str, Any], key: str) -> str | None:
     return value
 
 
+def _strings(value: Any) -> tuple[str, ...]:
+    return (value,) if isinstance(value, str) else tuple(str(v) for v in value)
+
+
 def _owners(entry: dict[str, Any], base: IngestOptions) -> tuple[str, ...]:
     owners = entry.get("owners", list(base.owners))
     return (owners,) if isinstance(owners, str) else tuple(str(o) for o in owners)
@@ -176,6 +234,7 @@ def ingest_sources(
     engine: Engine,
     entries: Sequence[SourceEntry],
     progress: Progress | None,
+    confluence: ConfluenceAuth | None = None,
     *,
     graph: GraphAccess | None = None,
 ) -> IngestSummary:
@@ -188,7 +247,7 @@ def ingest_sources(
         elif isinstance(entry, GraphEntry) and graph is None:
             done = IngestSummary([_no_credentials(entry)])
         else:
-            connector = _connector(entry, graph)
+            connector = _connector(entry, confluence or ConfluenceAuth(), graph)
             try:
                 done = sync_connector(index, engine, connector, entry.options, progress)
             finally:
@@ -207,9 +266,13 @@ def _no_credentials(entry: GraphEntry) -> SourceReport:
 
 
 def _connector(
-    entry: WebEntry | GraphEntry, graph: GraphAccess | None
-) -> WebConnector | GraphConnector:
-    if isinstance(entry, WebEntry):
-        return WebConnector(entry.site)
-    assert graph is not None
-    return GraphConnector(entry.drive, graph)
+    entry: WebEntry | ConfluenceEntry | GraphEntry,
+    confluence: ConfluenceAuth,
+    graph: GraphAccess | None,
+) -> WebConnector | ConfluenceConnector | GraphConnector:
+    if isinstance(entry, ConfluenceEntry):
+        return ConfluenceConnector(entry.site, confluence)
+    if isinstance(entry, GraphEntry):
+        assert graph is not None
+        return GraphConnector(entry.drive, graph)
+    return WebConnector(entry.site)

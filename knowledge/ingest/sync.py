@@ -121,6 +121,8 @@ def sync_connector(
 def _where_to_look(key: str) -> str:
     if key.startswith(("sharepoint:", "onedrive:")):
         return "its library and folder, and that the app may read them (Graph permissions)"
+    if key.startswith("confluence:"):
+        return "the space or CQL query, and that the account may read them"
     return "robots.txt and that the site is up (sitemap URL, start URL and prefix)"
 
 

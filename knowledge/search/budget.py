@@ -51,17 +51,24 @@ def dedupe(chunks: list[Retrieved]) -> list[Retrieved]:
 
 
 def apply_budget(chunks: list[Retrieved], budget: Budget) -> list[Retrieved]:
+    """The best chunks within each group's share, up to the total. Shares divide the total
+    when kinds compete; what one kind leaves unused (a scope without rows, a question no
+    FAQ matches) goes to the best of the rest, so a documents-only scope still gets the
+    whole total for a question whose intent favours rows."""
     taken: dict[str, int] = {}
-    out = []
+    within: list[Retrieved] = []
+    beyond: list[Retrieved] = []
     for chunk in chunks:
         group = KIND_GROUP.get(chunk.kind, "documents")
         if taken.get(group, 0) >= budget.per_group.get(group, 0):
+            beyond.append(chunk)
             continue
         taken[group] = taken.get(group, 0) + 1
-        out.append(chunk)
-        if len(out) >= budget.total:
-            break
-    return out
+        within.append(chunk)
+    if len(within) >= budget.total:
+        return within[: budget.total]
+    kept = {id(c) for c in (*within, *beyond[: budget.total - len(within)])}
+    return [c for c in chunks if id(c) in kept]
 
 
 def one_per_clause(chunks: Sequence[Retrieved]) -> list[Retrieved]:

@@ -204,8 +204,8 @@ class ChunkStore:
                     _scope_in(scopes),
                     *_source_in(sources),
                 )
-                .order_by(rank.desc(), chunks.c.node_id)  # ties in a stable order: the
-                .limit(limit)  # same question finds the same chunks on every run
+                .order_by(rank.desc())
+                .limit(limit)
             )
             return [_hit(r, float(r.rank)) for r in conn.execute(stmt)]
 

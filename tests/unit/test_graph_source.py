@@ -90,11 +90,11 @@ def test_permissions_become_access_list_entries() -> None:
         {"roles": ["owner"], "grantedToV2": {"siteGroup": {"displayName": "HR Owners"}}},
     ]
     assert access_of(permissions) == (
+        "aad-1",
+        "bob@contoso.com",
+        "carol@contoso.com",
         "group:group-9",
         "sitegroup:HR Owners",
-        "user:aad-1",
-        "user:bob@contoso.com",
-        "user:carol@contoso.com",
     )
     org = {"roles": ["read"], "link": {"scope": "organization", "type": "view"}}
     assert EVERYONE in access_of([*permissions, org])

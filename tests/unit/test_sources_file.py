@@ -12,7 +12,7 @@ import pytest
 from knowledge.errors import SourceError
 from knowledge.ingest.connectors.polite import RetryPolicy, retry_after
 from knowledge.ingest.options import IngestOptions
-from knowledge.ingest.sources_file import PathEntry, WebEntry, read_sources
+from knowledge.ingest.sources_file import ConfluenceEntry, PathEntry, WebEntry, read_sources
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -37,6 +37,25 @@ def test_paths_and_web_sites_with_their_options(tmp_path: Path) -> None:
     assert web.options.url == "https://intra.example.com/hb/{path}"
 
 
+def test_a_confluence_space_or_query_with_its_options(tmp_path: Path) -> None:
+    file = write(
+        tmp_path,
+        '[[source]]\nkind = "confluence"\nbase_url = "https://acme.atlassian.net/wiki/"\n'
+        'space = "HR"\nscope = "hr"\nowners = ["hr-web@example.com"]\n\n'
+        '[[source]]\nkind = "confluence"\nbase_url = "https://wiki.acme.internal"\n'
+        'cql = "label = policy"\nfull_listing_hours = 0\neveryone_groups = []\n',
+    )
+    space, query = read_sources(file, IngestOptions())
+    assert isinstance(space, ConfluenceEntry) and isinstance(query, ConfluenceEntry)
+    assert space.site.base_url == "https://acme.atlassian.net/wiki" and space.site.is_cloud
+    assert space.site.space == "HR" and space.options.scope == "hr"
+    assert space.options.owners == ("hr-web@example.com",)
+    assert space.site.key == "confluence:https://acme.atlassian.net/wiki/spaces/HR"
+    assert query.site.query == "(label = policy) and type in (page, attachment)"
+    assert query.site.full_listing_hours == 0 and query.site.everyone_groups == ()
+    assert not query.site.is_cloud
+
+
 @pytest.mark.parametrize(
     ("entry", "said"),
     [
@@ -45,7 +64,23 @@ def test_paths_and_web_sites_with_their_options(tmp_path: Path) -> None:
         ('kind = "web"\nsitemap = "ftp://a/s.xml"', "not an http(s) URL"),
         ('kind = "web"\nsitemap = "https://a/s.xml"\nurl = "https://a/{nope}"', "{nope}"),
         ('kind = "web"\nsitemap = "https://a/s.xml"\nfolder = "x"', "do not take folder"),
-        ('kind = "confluence"', "not supported yet"),
+        ('kind = "gdrive"', "not a kind of source"),
+        ('kind = "confluence"\nspace = "HR"', "needs base_url"),
+        ('kind = "confluence"\nbase_url = "https://a.atlassian.net/wiki"', "either space"),
+        (
+            'kind = "confluence"\nbase_url = "https://a.atlassian.net"\nspace = "HR"',
+            "ends in /wiki",
+        ),
+        (
+            'kind = "confluence"\nbase_url = "https://a.atlassian.net/wiki/spaces/HR/overview"\n'
+            'space = "HR"',
+            "is a page or space address",
+        ),
+        ('kind = "confluence"\nbase_url = "https://w.example.com"\nspace = "H R"', "space key"),
+        (
+            'kind = "confluence"\nbase_url = "https://w.example.com"\nspace = "HR"\nsite = "x"',
+            "do not take site",
+        ),
         ('scope = "hr"', "needs path"),
     ],
 )

@@ -358,10 +358,11 @@ class GraphConnector:
 
 
 def access_of(permissions: list[Raw]) -> tuple[str, ...]:
-    """Access list entries from an item's permissions: `everyone` for an organisation (or
-    anonymous) sharing link, `user:<e-mail>` and `user:<object id>` for people,
-    `group:<object id>` for Entra ID groups, `sitegroup:<name>` for SharePoint groups.
-    No permissions at all: an empty list, which no one matches."""
+    """Access list entries from an item's permissions (as knowledge.access compares them):
+    `everyone` for an organisation (or anonymous) sharing link, a person's e-mail (or UPN)
+    and Entra object id, `group:<object id>` for Entra groups, `sitegroup:<name>` for
+    SharePoint groups (whose members are not resolved: no reader matches them). No
+    permissions at all: an empty list, which no one matches."""
     entries: set[str] = set()
     for permission in permissions:
         link = permission.get("link") or {}
@@ -383,9 +384,9 @@ def _identity_entries(identity: Raw) -> set[str]:
         login = str(who.get("loginName", "")).rsplit("|", 1)[-1]
         email = who.get("email") or (login if "@" in login else "")
         if email:
-            entries.add(f"user:{str(email).lower()}")
+            entries.add(str(email).lower())
         if kind == "user" and who.get("id"):
-            entries.add(f"user:{str(who['id']).lower()}")
+            entries.add(str(who["id"]).lower())
     if (identity.get("group") or {}).get("id"):
         entries.add(f"group:{str(identity['group']['id']).lower()}")
     site_group = identity.get("siteGroup") or {}
