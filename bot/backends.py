@@ -7,6 +7,7 @@ from pathlib import Path
 from bot.errors import KnowbotError
 from bot.settings import Settings
 from knowledge.ingest.connectors.confluence import ConfluenceAuth
+from knowledge.ingest.connectors.graph_auth import GraphAccess
 from knowledge.models.embeddings import LOCAL_DEFAULT, Embedder, HashingEmbedder, LocalEmbedder
 from knowledge.models.llm import ChatModel, OpenAIChat, OpenAIEndpoint
 
@@ -49,6 +50,21 @@ def _endpoint(settings: Settings) -> OpenAIEndpoint:
         base_url=settings.openai_base_url,
         timeout_s=settings.llm_timeout_s,
         max_retries=settings.llm_max_retries,
+    )
+
+
+def build_graph_access(settings: Settings) -> GraphAccess | None:
+    """The app credentials SharePoint/OneDrive sources sync with; None unless all three
+    are set (such a source then fails, saying which settings it needs)."""
+    s = settings
+    if not (s.graph_tenant_id and s.graph_client_id and s.graph_client_secret):
+        return None
+    return GraphAccess(
+        tenant_id=s.graph_tenant_id,
+        client_id=s.graph_client_id,
+        client_secret=s.graph_client_secret.get_secret_value(),
+        graph_url=s.graph_url,
+        authority=s.graph_authority,
     )
 
 

@@ -75,6 +75,18 @@ class Settings(BaseSettings):
     microsoft_app_password: SecretStr | None = Field(default=None, alias="MICROSOFT_APP_PASSWORD")
     microsoft_app_tenant_id: str | None = Field(default=None, alias="MICROSOFT_APP_TENANT_ID")
 
+    # SharePoint and OneDrive sources (a sources file's kind = "sharepoint" entries): an app
+    # registration with Graph application permissions; the hosts change for national clouds.
+    graph_tenant_id: str | None = Field(default=None, alias="MICROSOFT_GRAPH_TENANT_ID")
+    graph_client_id: str | None = Field(default=None, alias="MICROSOFT_GRAPH_CLIENT_ID")
+    graph_client_secret: SecretStr | None = Field(
+        default=None, alias="MICROSOFT_GRAPH_CLIENT_SECRET"
+    )
+    graph_url: str = Field(default="https://graph.microsoft.com/v1.0", alias="KNOWBOT_GRAPH_URL")
+    graph_authority: str = Field(
+        default="https://login.microsoftonline.com", alias="KNOWBOT_GRAPH_AUTHORITY"
+    )
+
     port: int = Field(default=3978, alias="KNOWBOT_PORT")
     # Where `knowbot serve` listens: this machine only, unless told (the image sets 0.0.0.0).
     host: str = Field(default="127.0.0.1", alias="KNOWBOT_HOST")

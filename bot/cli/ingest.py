@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from bot.backends import confluence_auth
+from bot.backends import build_graph_access, confluence_auth
 from bot.cli.state import state
 from bot.errors import KnowbotError
 from bot.wiring import open_services
@@ -44,7 +44,8 @@ def ingest(
     sources: Path | None = typer.Option(
         None,
         "--sources",
-        help="A sources file of [[source]] entries: paths and web sites (sitemap or start URL).",
+        help="A sources file of [[source]] entries: paths, web sites (sitemap or start URL) "
+        "and SharePoint libraries or OneDrives.",
     ),
     reindex_all: bool = typer.Option(
         False, "--reindex", help="Re-embed every stored chunk with the configured model."
@@ -101,6 +102,7 @@ def ingest(
                 entries,
                 report,
                 confluence_auth(services.settings),
+                graph=build_graph_access(services.settings),
             )
             summary.reports += extra.reports
             summary.seconds += extra.seconds

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from apscheduler.triggers.cron import CronTrigger
 
-from bot.backends import confluence_auth
+from bot.backends import build_graph_access, confluence_auth
 from bot.errors import KnowbotError
 from bot.jobs.digest import DIGEST_JOB, build_digest
 from bot.jobs.posters import DigestPoster, build_posters
@@ -82,7 +82,8 @@ def _reingest(services: Services, paths: Sequence[Path], sources: Path | None) -
         except SourceError as exc:
             raise JobFailed(f"KNOWBOT_SOURCES: {exc}") from exc
         auth = confluence_auth(services.settings)
-        extra = ingest_sources(ingestor, services.db.engine, entries, None, auth)
+        graph = build_graph_access(services.settings)
+        extra = ingest_sources(ingestor, services.db.engine, entries, None, auth, graph=graph)
         summary.reports += extra.reports
     return summary
 

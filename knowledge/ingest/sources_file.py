@@ -20,10 +20,21 @@
     base_url = "https://example.atlassian.net/wiki"
     space = "HR"
 
+    [[source]]                      # a SharePoint library (default: the site's default one)
+    kind = "sharepoint"
+    site = "https://contoso.sharepoint.com/sites/hr"
+    library = "Policies"            # optional
+    folder = "Handbook/2026"        # optional: only files below this folder
+
+    [[source]]                      # a person's OneDrive
+    kind = "sharepoint"
+    user = "someone@example.com"
+
 Every entry takes `scope`, `owners` (who to tell when it fails) and `url` (a link template
 that overrides the item's own link). Web entries also take `max_pages` and `concurrency`;
 Confluence entries `concurrency`, `overlap_minutes`, `full_listing_hours` and
-`everyone_groups`, `space_readers` (see knowledge.ingest.connectors.confluence).
+`everyone_groups`, `space_readers` (see knowledge.ingest.connectors.confluence); SharePoint
+entries `concurrency` (their credentials come from the settings).
 """
 
 from __future__ import annotations
@@ -42,18 +53,24 @@ from knowledge.ingest.connectors.confluence import (
     ConfluenceConnector,
     ConfluenceSpace,
 )
+from knowledge.ingest.connectors.graph import GraphConnector, GraphDrive
+from knowledge.ingest.connectors.graph_auth import GraphAccess
 from knowledge.ingest.connectors.web import WebConnector, WebSite
 from knowledge.ingest.manifest import options_for
 from knowledge.ingest.options import IngestOptions
-from knowledge.ingest.reports import IngestSummary, Progress
+from knowledge.ingest.reports import IngestSummary, Progress, SourceReport
 from knowledge.ingest.sync import ItemIndex, sync_connector
 
-CONNECTOR_KINDS = ("web", "confluence")
-LATER_KINDS = ("sharepoint", "onedrive")
+CONNECTOR_KINDS = ("web", "confluence", "sharepoint", "onedrive")
 WEB_KEYS = {"kind", "sitemap", "start", "prefix", "scope", "owners", "url", "max_pages"}
 WEB_KEYS |= {"concurrency"}
 CONFLUENCE_KEYS = {"kind", "base_url", "space", "cql", "scope", "owners", "url", "concurrency"}
 CONFLUENCE_KEYS |= {"overlap_minutes", "full_listing_hours", "everyone_groups", "space_readers"}
+GRAPH_KEYS = {"kind", "site", "user", "library", "folder", "scope", "owners", "url", "concurrency"}
+GRAPH_NEEDS = (
+    "set MICROSOFT_GRAPH_TENANT_ID, MICROSOFT_GRAPH_CLIENT_ID and MICROSOFT_GRAPH_CLIENT_SECRET "
+    "(an app registration with Sites.Read.All and Files.Read.All application permissions)"
+)
 
 
 @dataclass(frozen=True)
@@ -74,7 +91,13 @@ class ConfluenceEntry:
     options: IngestOptions
 
 
-SourceEntry = PathEntry | WebEntry | ConfluenceEntry
+@dataclass(frozen=True)
+class GraphEntry:
+    drive: GraphDrive
+    options: IngestOptions
+
+
+SourceEntry = PathEntry | WebEntry | ConfluenceEntry | GraphEntry
 
 
 class Ingest(ItemIndex, Protocol):
@@ -100,15 +123,19 @@ def _entry(file: Path, number: int, entry: Any, base: IngestOptions) -> SourceEn
     if not isinstance(entry, dict):
         raise SourceError(where, "expected a table")
     kind = str(entry.get("kind", ""))
-    if kind in LATER_KINDS:
+    if kind and kind not in CONNECTOR_KINDS and "path" not in entry:
         raise SourceError(
-            where, f"kind = {kind!r} is not supported yet; sources are paths, web or confluence"
+            where,
+            f'kind = {kind!r} is not a kind of source; sources are paths, or kind = "web", '
+            '"confluence" or "sharepoint"',
         )
     try:
         if kind == "web":
             return _web(where, entry, base)
         if kind == "confluence":
             return _confluence(where, entry, base)
+        if kind in ("sharepoint", "onedrive"):
+            return _graph(where, entry, base)
         if "path" not in entry:
             raise SourceError(where, 'needs path = FILE-OR-FOLDER, or kind = "web"')
         options = replace(options_for(entry, base), owners=_owners(entry, base))
@@ -166,6 +193,33 @@ def _confluence(where: str, entry: dict[str, Any], base: IngestOptions) -> Confl
     return ConfluenceEntry(site, options)
 
 
+def _graph(where: str, entry: dict[str, Any], base: IngestOptions) -> GraphEntry:
+    unknown = sorted(set(entry) - GRAPH_KEYS)
+    if unknown:
+        raise SourceError(where, f"sharepoint sources do not take {', '.join(unknown)}")
+    drive = GraphDrive(
+        site=_text(entry, "site"),
+        user=_text(entry, "user"),
+        library=_text(entry, "library"),
+        folder=_text(entry, "folder"),
+        concurrency=int(entry.get("concurrency", GraphDrive.concurrency)),
+    )
+    options = replace(
+        base,
+        scope=str(entry.get("scope", base.scope)),
+        url=str(entry["url"]) if "url" in entry else None,
+        owners=_owners(entry, base),
+    )
+    return GraphEntry(drive, options)
+
+
+def _text(entry: dict[str, Any], key: str) -> str | None:
+    value = entry.get(key)
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"{key} must be a string, not {value!r}")
+    return value
+
+
 def _strings(value: Any) -> tuple[str, ...]:
     return (value,) if isinstance(value, str) else tuple(str(v) for v in value)
 
@@ -181,14 +235,19 @@ def ingest_sources(
     entries: Sequence[SourceEntry],
     progress: Progress | None,
     confluence: ConfluenceAuth | None = None,
+    *,
+    graph: GraphAccess | None = None,
 ) -> IngestSummary:
-    """Every entry in turn; one that fails is reported and the others still sync."""
+    """Every entry in turn; one that fails is reported and the others still sync.
+    `graph`: the app credentials SharePoint and OneDrive entries sync with."""
     summary = IngestSummary()
     for entry in entries:
         if isinstance(entry, PathEntry):
             done = index.ingest_paths([entry.path], entry.options, progress)
+        elif isinstance(entry, GraphEntry) and graph is None:
+            done = IngestSummary([_no_credentials(entry)])
         else:
-            connector = _connector(entry, confluence or ConfluenceAuth())
+            connector = _connector(entry, confluence or ConfluenceAuth(), graph)
             try:
                 done = sync_connector(index, engine, connector, entry.options, progress)
             finally:
@@ -198,9 +257,22 @@ def ingest_sources(
     return summary
 
 
+def _no_credentials(entry: GraphEntry) -> SourceReport:
+    error = f"no Microsoft Graph credentials: {GRAPH_NEEDS}"
+    if entry.options.owners:
+        error += f" (owners: {', '.join(entry.options.owners)})"
+    key = entry.drive.key
+    return SourceReport(key, key.split(":", 1)[0], "failed", error=error)
+
+
 def _connector(
-    entry: WebEntry | ConfluenceEntry, confluence: ConfluenceAuth
-) -> WebConnector | ConfluenceConnector:
+    entry: WebEntry | ConfluenceEntry | GraphEntry,
+    confluence: ConfluenceAuth,
+    graph: GraphAccess | None,
+) -> WebConnector | ConfluenceConnector | GraphConnector:
     if isinstance(entry, ConfluenceEntry):
         return ConfluenceConnector(entry.site, confluence)
+    if isinstance(entry, GraphEntry):
+        assert graph is not None
+        return GraphConnector(entry.drive, graph)
     return WebConnector(entry.site)

@@ -95,10 +95,9 @@ def sync_connector(
     if batch.listed == 0:
         reason = (
             f"listed 0 items where it had {had}; nothing was pruned — check the source's "
-            "address, robots.txt and that the site is up"
+            f"address, {_where_to_look(key)}"
             if had
-            else "listed 0 items; check the source's address (sitemap URL, start URL and "
-            "prefix) and robots.txt"
+            else f"listed 0 items; check the source's address, {_where_to_look(key)}"
         )
         return _failed(engine, summary, key, options, reason)
     summary.reports += _index_items(index, engine, connector, options, batch.upserts, progress)
@@ -119,10 +118,20 @@ def sync_connector(
     return summary
 
 
+def _where_to_look(key: str) -> str:
+    if key.startswith(("sharepoint:", "onedrive:")):
+        return "its library and folder, and that the app may read them (Graph permissions)"
+    if key.startswith("confluence:"):
+        return "the space or CQL query, and that the account may read them"
+    return "robots.txt and that the site is up (sitemap URL, start URL and prefix)"
+
+
 def _batch(connector: Connector, cursor: str | None, known: dict[str, str]) -> Batch:
     """From the change feed when the connector has one (from the start, without a cursor,
     it enumerates everything, which reconciles like a listing), else a full listing."""
     changes: Changes | None = connector.changes(cursor)
+    if changes is None and cursor is not None:  # the cursor expired: enumerate afresh
+        cursor, changes = None, connector.changes(None)
     if changes is not None and cursor is not None:
         return Batch(changes.upserts, changes.deletes, changes.cursor, listed=-1)
     items = changes.upserts if changes is not None else connector.list_items()
@@ -227,8 +236,20 @@ def _load(item: Item, fetched: Fetched, options: IngestOptions) -> Loaded:
     if options.url:  # a template overrides the item's own link
         path = urlsplit(item.link).path.lstrip("/")
         return replace(loaded, drafts=linked(loaded.drafts, options.url, path=path))
-    drafts = [replace(d, metadata={**d.metadata, "url": item.link}) for d in loaded.drafts]
+    pdf = fetched.media_type == "application/pdf"
+    drafts = [
+        replace(d, metadata={**d.metadata, "url": _place(item.link, pdf, d.metadata)})
+        for d in loaded.drafts
+    ]
     return replace(loaded, drafts=drafts)
+
+
+def _place(link: str, pdf: bool, metadata: dict[str, object]) -> str:
+    """The item's link, to the page for a PDF (browsers' viewers open `#page=N`)."""
+    page = metadata.get("page")
+    if pdf and page is not None and "#" not in link:
+        return f"{link}#page={page}"
+    return link
 
 
 def _name_from(link: str) -> str:

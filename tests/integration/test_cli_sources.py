@@ -61,11 +61,11 @@ def test_a_sitemap_that_fails_is_named_the_rest_still_syncs_and_the_exit_code_is
     assert "Traceback" not in result.stdout + result.stderr
 
 
-def test_a_sources_file_with_a_kind_not_supported_yet_says_so(db_url: URL, tmp_path: Path) -> None:
+def test_a_sources_file_with_an_unknown_kind_says_so(db_url: URL, tmp_path: Path) -> None:
     file = tmp_path / "sources.toml"
-    file.write_text('[[source]]\nkind = "sharepoint"\nsite = "https://x.sharepoint.com/sites/hr"\n')
+    file.write_text('[[source]]\nkind = "gdrive"\nfolder = "HR"\n')
     result = knowbot("ingest", "--sources", str(file), env=env_for(db_url))
     assert result.returncode != 0
     out = " ".join((result.stdout + result.stderr).split())
-    assert "source entry #1" in out and "not supported yet" in out
+    assert "source entry #1" in out and "'gdrive' is not a kind of source" in out
     assert "Traceback" not in out

@@ -64,7 +64,7 @@ def test_a_confluence_space_or_query_with_its_options(tmp_path: Path) -> None:
         ('kind = "web"\nsitemap = "ftp://a/s.xml"', "not an http(s) URL"),
         ('kind = "web"\nsitemap = "https://a/s.xml"\nurl = "https://a/{nope}"', "{nope}"),
         ('kind = "web"\nsitemap = "https://a/s.xml"\nfolder = "x"', "do not take folder"),
-        ('kind = "sharepoint"', "not supported yet"),
+        ('kind = "gdrive"', "not a kind of source"),
         ('kind = "confluence"\nspace = "HR"', "needs base_url"),
         ('kind = "confluence"\nbase_url = "https://a.atlassian.net/wiki"', "either space"),
         (

@@ -82,8 +82,9 @@ class Connector(Protocol):
 
     def changes(self, cursor: str | None) -> Changes | None:
         """What changed since `cursor`, or None when the source has no change feed (or the
-        cursor expired: a full listing follows). With no cursor a feed enumerates
-        everything as upserts, and the sync reconciles against that as a listing."""
+        cursor expired: the sync asks again with no cursor). With no cursor a feed
+        enumerates everything as upserts, and the sync reconciles against that as a
+        listing."""
         ...
 
     def fetch(self, item: Item, known: str | None) -> Fetched | NotModified:

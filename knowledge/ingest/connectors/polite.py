@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -50,9 +51,11 @@ class PoliteClient:
         timeout: float = 30.0,
         policy: RetryPolicy | None = None,
         transport: httpx.BaseTransport | None = None,
+        retry_when: Callable[[httpx.Response], bool] | None = None,
     ) -> None:
         self._slots = threading.BoundedSemaphore(max(1, concurrency))
         self._policy = policy or RetryPolicy()
+        self._retry_when = retry_when or (lambda r: r.status_code in RETRIED)
         self._client = httpx.Client(
             timeout=timeout,
             follow_redirects=True,
@@ -62,6 +65,17 @@ class PoliteClient:
 
     def get(self, url: str, headers: dict[str, str] | None = None) -> httpx.Response:
         """The final response (after retries); raises httpx.HTTPError when unreachable."""
+        return self._retried("GET", url, headers or {}, None)
+
+    def post(
+        self, url: str, data: dict[str, str], headers: dict[str, str] | None = None
+    ) -> httpx.Response:
+        """A form POST (a token request), retried like a GET."""
+        return self._retried("POST", url, headers or {}, data)
+
+    def _retried(
+        self, method: str, url: str, headers: dict[str, str], data: dict[str, str] | None
+    ) -> httpx.Response:
         policy = self._policy
 
         def wait(state: RetryCallState) -> float:
@@ -73,16 +87,18 @@ class PoliteClient:
         retrying = Retrying(
             stop=stop_after_attempt(policy.attempts),
             wait=wait,
-            retry=retry_if_result(lambda r: r.status_code in RETRIED),
+            retry=retry_if_result(self._retry_when),
             retry_error_callback=lambda state: state.outcome.result() if state.outcome else None,
             sleep=time.sleep,
         )
-        response: httpx.Response = retrying(self._get_once, url, headers or {})
+        response: httpx.Response = retrying(self._once, method, url, headers, data)
         return response
 
-    def _get_once(self, url: str, headers: dict[str, str]) -> httpx.Response:
+    def _once(
+        self, method: str, url: str, headers: dict[str, str], data: dict[str, str] | None
+    ) -> httpx.Response:
         with self._slots:
-            return self._client.get(url, headers=headers)
+            return self._client.request(method, url, headers=headers, data=data)
 
     def close(self) -> None:
         self._client.close()
