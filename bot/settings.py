@@ -75,6 +75,18 @@ class Settings(BaseSettings):
     microsoft_app_password: SecretStr | None = Field(default=None, alias="MICROSOFT_APP_PASSWORD")
     microsoft_app_tenant_id: str | None = Field(default=None, alias="MICROSOFT_APP_TENANT_ID")
 
+    # Microsoft Graph with app credentials: SharePoint/OneDrive sources, and the groups of
+    # whoever asks (permission-aware answers). The hosts change for national clouds and tests.
+    graph_tenant_id: str | None = Field(default=None, alias="MICROSOFT_GRAPH_TENANT_ID")
+    graph_client_id: str | None = Field(default=None, alias="MICROSOFT_GRAPH_CLIENT_ID")
+    graph_client_secret: SecretStr | None = Field(
+        default=None, alias="MICROSOFT_GRAPH_CLIENT_SECRET"
+    )
+    graph_url: str = Field(default="https://graph.microsoft.com/v1.0", alias="KNOWBOT_GRAPH_URL")
+    graph_authority: str = Field(
+        default="https://login.microsoftonline.com", alias="KNOWBOT_GRAPH_AUTHORITY"
+    )
+
     port: int = Field(default=3978, alias="KNOWBOT_PORT")
     # Where `knowbot serve` listens: this machine only, unless told (the image sets 0.0.0.0).
     host: str = Field(default="127.0.0.1", alias="KNOWBOT_HOST")
@@ -180,6 +192,11 @@ class Settings(BaseSettings):
     def llm_configured(self) -> bool:
         """An LLM is used when a key or a base URL (local servers often need no key) is set."""
         return self.openai_api_key is not None or self.openai_base_url is not None
+
+    @property
+    def graph_configured(self) -> bool:
+        """Graph is asked (for groups) only with all three app credentials."""
+        return bool(self.graph_tenant_id and self.graph_client_id and self.graph_client_secret)
 
     @property
     def embedded_pgdata(self) -> Path:

@@ -49,9 +49,10 @@ class Knowledge:
         reader: Reader | None = None,
     ) -> RetrievalResult:
         """Hybrid retrieval of what `reader` may read (None: everything), kept to the
-        documents the question names (when it names some but not all of them). A product name the document itself rarely repeats is left
-        out of the embedded text, where it would pull the question toward the few chunks
-        that happen to name the product; full text still sees it, weighed by its rarity."""
+        documents the question names (when it names some but not all of them). A product
+        name the document itself rarely repeats is left out of the embedded text, where it
+        would pull the question toward the few chunks that happen to name the product; full
+        text still sees it, weighed by its rarity."""
         on = self.retriever.stages
         readers = reader.filter() if reader is not None else None
         every = self.document_names(scopes, readers=readers) if Stage.NAMING in on else []

@@ -149,7 +149,7 @@ class ChunkStore:
             return set()
         stmt = (
             sa.select(chunks.c.metadata_["source_id"].astext.cast(sa.BigInteger))
-            .where(*_source_in(list(source_ids)), *_access_for(readers))
+            .where(*_source_in(list(source_ids)), *access_filter(readers))
             .distinct()
         )
         with self._engine.connect() as conn:
@@ -231,7 +231,7 @@ class ChunkStore:
         distance = chunks.c.embedding.cosine_distance(embedding).label("distance")
         stmt = (
             sa.select(chunks.c.node_id, chunks.c.text, _LEAN_METADATA, distance)
-            .where(_scope_in(scopes), *_source_in(sources), *_access_for(readers))
+            .where(_scope_in(scopes), *_source_in(sources), *access_filter(readers))
             .order_by(distance)
             .limit(limit)
         )
@@ -267,7 +267,7 @@ class ChunkStore:
                     chunks.c.text_search_tsv.op("@@")(_tsquery(plan.match)),
                     _scope_in(scopes),
                     *_source_in(sources),
-                    *_access_for(readers),
+                    *access_filter(readers),
                 )
                 .order_by(rank.desc(), chunks.c.node_id)  # ties in a stable order: the
                 .limit(limit)  # same question finds the same chunks on every run
@@ -316,7 +316,7 @@ class ChunkStore:
             chunks.c.metadata_["section"].astext,
         ).in_([(int(sid), section) for sid, section in sections])
         stmt = sa.select(chunks.c.node_id, chunks.c.text, _LEAN_METADATA).where(
-            pairs, chunks.c.metadata_["kind"].astext == "rulebook", *_access_for(readers)
+            pairs, chunks.c.metadata_["kind"].astext == "rulebook", *access_filter(readers)
         )
         with self._engine.connect() as conn:
             return [_hit(r, 0.0) for r in conn.execute(stmt)]
@@ -342,7 +342,7 @@ class ChunkStore:
             .where(
                 _scope_in(scopes),
                 *_source_in(sources),
-                *_access_for(readers),
+                *access_filter(readers),
                 chunks.c.metadata_["kind"].astext == "table",
                 sa.or_(*(section.ilike(f"%{w}%") for w in words)),
             )
@@ -418,7 +418,7 @@ def _readable_by(readers: Sequence[str]) -> sa.ColumnElement[bool]:
     return chunks.c.access.op("&&")(sa.cast(list(readers), _TEXTS))
 
 
-def _access_for(readers: Sequence[str] | None) -> list[sa.ColumnElement[bool]]:
+def access_filter(readers: Sequence[str] | None) -> list[sa.ColumnElement[bool]]:
     """No condition when nothing is restricted; else only chunks `readers` may read."""
     return [] if readers is None else [_readable_by(readers)]
 

@@ -113,7 +113,10 @@ class Answering:
         run = self._workers.run
         settings = await run(self._services.channels.get, PLATFORM, message.channel)
         log.info("teams: question in %s (thread %s)", message.channel, message.thread.thread)
-        turn = message.turn(settings.scopes)
+        asker = None  # in a channel or group chat only what everyone may read is shown
+        if message.personal:
+            asker = await run(self._services.readers.reader_for, message.identities)
+        turn = message.turn(settings.scopes, asker)
         live = self._live(context, message, told)
         feed = DraftFeed(asyncio.get_running_loop()) if live else None
         work = asyncio.ensure_future(run(self._services.pipeline.answer_now, turn, drafts=feed))
