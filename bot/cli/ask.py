@@ -31,7 +31,9 @@ def ask(
 ) -> None:
     """Answer one question from the knowledge base, with sources and a confidence."""
     if as_person is not None and not as_person.strip():
-        raise typer.BadParameter("give the person's e-mail address (or Entra object id)")
+        raise typer.BadParameter(
+            "give the person's e-mail address (or Entra object id)", param_hint="--as"
+        )
     with open_services(state(ctx).settings) as services:
         asker = services.readers.reader_for([as_person.strip()]) if as_person else None
         turn = console_turn(
