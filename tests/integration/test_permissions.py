@@ -6,11 +6,9 @@ few of the nearest chunks still gets a full result list."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 
 import pytest
 import sqlalchemy as sa
@@ -25,86 +23,18 @@ from bot.verified.entries import Entry
 from bot.verified.importing import import_entries
 from bot.wiring import Services, open_services
 from knowledge.access import EVERYONE, Reader
-from knowledge.ingest.connectors.base import Changes, Fetched, Item, NotModified
 from knowledge.ingest.options import IngestOptions
 from knowledge.ingest.sync import sync_connector
 from knowledge.store.chunks import ChunkRecord
 from tests.fakes.graph_groups import FakeUser, fake_graph
 from tests.fakes.knowledge_base import bot_settings
+from tests.fakes.shelf import FINANCE, HANDBOOK_ID, PAY, PAY_ID, QUESTION, SECRET, shelf
 from tests.integration.knowledge_fixtures import CountingEmbedder, make_knowledge
 from tests.integration.test_cli_db import knowbot
 from tests.integration.test_cli_knowledge import env_for
 
-HANDBOOK_ID = "https://intranet.example/handbook"
-PAY_ID = "https://intranet.example/pay/executive"
-HANDBOOK = """# Staff handbook
-
-## Annual leave
-
-Staff get 24 days of annual leave each year.
-
-## Salary reviews
-
-Salaries are reviewed every April by line managers.
-"""
-PAY = """# Executive pay
-
-## Executive salary bands
-
-The executive salary band tops out at 412,000 euros per year.
-"""
-SECRET = "412,000"
-FINANCE = ("group:finance-team-id",)
-QUESTION = "What is the executive salary band?"
-
 DANA = Reader.person(["dana@example.com"], ["finance-team-id"])  # in the finance group
 EVE = Reader.person(["eve@example.com"])  # in no group
-
-
-@dataclass
-class Shelf:
-    """A connector over documents held in memory, each with its own access list."""
-
-    docs: dict[str, tuple[str, str, tuple[str, ...]]] = field(default_factory=dict)
-    key: str = "memory:shelf"
-    concurrency: int = 1
-    fetched: list[str] = field(default_factory=list)
-
-    def list_items(self) -> list[Item]:
-        return [
-            Item(
-                doc_id,
-                _version(text),
-                doc_id,
-                access=access,
-                title=title,
-                media_type="text/markdown",
-            )
-            for doc_id, (title, text, access) in self.docs.items()
-        ]
-
-    def changes(self, cursor: str | None) -> Changes | None:
-        return None
-
-    def fetch(self, item: Item, known: str | None) -> Fetched | NotModified:
-        if known == item.version:
-            return NotModified(known)
-        self.fetched.append(item.id)
-        title, text, _ = self.docs[item.id]
-        return Fetched(text.encode(), "text/markdown", item.version, title)
-
-
-def _version(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def shelf(pay_access: tuple[str, ...] = FINANCE) -> Shelf:
-    return Shelf(
-        {
-            HANDBOOK_ID: ("Staff handbook", HANDBOOK, (EVERYONE,)),
-            PAY_ID: ("Executive pay", PAY, pay_access),
-        }
-    )
 
 
 def access_of(engine: Engine) -> dict[str, set[tuple[str, ...]]]:
