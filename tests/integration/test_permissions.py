@@ -242,3 +242,22 @@ def _vectors(dim: int, count: int, *, spread: float) -> list[list[float]]:
     rng = random.Random(count)
     return [[1.0 + rng.gauss(0, spread)] + [rng.gauss(0, spread) for _ in range(dim - 1)]
             for _ in range(count)]  # fmt: skip
+
+
+def test_a_popular_question_answered_from_a_restricted_document_is_offered_to_readers_only(
+    services: Services,
+) -> None:
+    for asker in ("U-dana", "U-finn"):  # two people of the finance group ask and like it
+        turn = Turn(ThreadRef("slack", "T1", f"D-{asker}", "1"), f"ev-{asker}", asker, QUESTION,
+                    asker=DANA, private=True)  # fmt: skip
+        answer = services.pipeline.answer_now(turn)
+        assert answer is not None and SECRET in shown(answer)
+        assert services.feedback.rate(answer_id=answer.id, platform="slack", user_id=asker,
+                                      signal="+1", rating=1)  # fmt: skip
+    store = services.suggestions
+    assert suggested_questions(store, scopes=["default"], configured=None, reader=DANA)[0] == (
+        QUESTION
+    )
+    for reader in (EVE, Reader.public()):
+        offered = suggested_questions(store, scopes=["default"], configured=None, reader=reader)
+        assert QUESTION not in offered and offered
