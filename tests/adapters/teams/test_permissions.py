@@ -45,3 +45,18 @@ def test_a_personal_chat_shows_what_the_sender_and_their_groups_may_read(bot: Te
 def test_a_channel_shows_only_what_everyone_may_read(bot: TeamsBot) -> None:
     shown = reply_to(bot, teams.channel_mention(bot.connector.url, QUESTION))  # Asha asks
     assert SECRET not in shown
+
+
+def test_without_graph_the_roster_names_the_sender(start_bot: BotFactory) -> None:
+    with start_bot() as bot:  # no Graph: the object id, and the principal name of the roster
+        bot.connector.members[str(teams.USER["id"])] = {
+            **teams.USER, "userPrincipalName": "asha@example.com", "email": "asha@example.com"
+        }  # fmt: skip
+        services = bot.services
+        pay = shelf(pay_access=("asha@example.com",))
+        sync_connector(services.knowledge.ingestor, services.db.engine, pay, IngestOptions())
+        assert SECRET in reply_to(bot, teams.message(bot.connector.url, QUESTION))
+        ben_chat = teams.personal("a:1personal-chat-with-ben")  # not on the roster
+        ben = teams.message(bot.connector.url, QUESTION, conversation=ben_chat,
+                            sender=teams.OTHER_USER)  # fmt: skip
+        assert SECRET not in reply_to(bot, ben)
