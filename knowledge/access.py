@@ -43,8 +43,7 @@ class Reader:
         """A person known by `identities` (e-mail, object id) in `groups` (group ids or
         names, with or without the "group:" prefix)."""
         names = normalised(identities)
-        grouped = normalised(g if g.lower().startswith(GROUP_PREFIX) else GROUP_PREFIX + g
-                             for g in groups)  # fmt: skip
+        grouped = normalised(_as_group(g) for g in groups)
         return cls(frozenset({EVERYONE, *names, *grouped}), label=names[0] if names else "")
 
     @property
@@ -60,3 +59,7 @@ class Reader:
         if self.principals is None:
             return True
         return not self.principals.isdisjoint(normalised(access))
+
+
+def _as_group(name: str) -> str:
+    return name if name.lower().startswith(GROUP_PREFIX) else GROUP_PREFIX + name
