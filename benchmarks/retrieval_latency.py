@@ -12,6 +12,7 @@ import random
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any, cast
 
 import numpy as np
@@ -41,7 +42,9 @@ def fill(
     *,
     model: str = "bench-random",
     scope: str = "filler",
+    access: Callable[[int], list[str]] | None = None,
 ) -> None:
+    """`access`: the access list of chunk i (unset: open to everyone)."""
     weights = [1 / (i + 1) for i in range(len(words))]
     vectors = np.random.default_rng(3).standard_normal((n, DIM)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
@@ -52,7 +55,7 @@ def fill(
         with (
             raw.cursor() as cur,
             cur.copy(
-                "COPY data_kb_chunks (text, metadata_, node_id, embedding) FROM STDIN"
+                "COPY data_kb_chunks (text, metadata_, node_id, embedding, access) FROM STDIN"
             ) as copy,
         ):
             for i in range(n):
@@ -67,7 +70,8 @@ def fill(
                     "source_id": 1,
                 }
                 vec = "[" + ",".join(f"{x:.5f}" for x in vectors[i]) + "]"
-                copy.write_row((text, json.dumps(meta), str(uuid.uuid4()), vec))
+                who = access(i) if access else ["everyone"]
+                copy.write_row((text, json.dumps(meta), str(uuid.uuid4()), vec, who))
         started = time.perf_counter()
         index_meta.create_vector_index(conn)
         print(f"HNSW index over {n} chunks built in {time.perf_counter() - started:.0f} s")

@@ -75,8 +75,8 @@ class Settings(BaseSettings):
     microsoft_app_password: SecretStr | None = Field(default=None, alias="MICROSOFT_APP_PASSWORD")
     microsoft_app_tenant_id: str | None = Field(default=None, alias="MICROSOFT_APP_TENANT_ID")
 
-    # SharePoint and OneDrive sources (a sources file's kind = "sharepoint" entries): an app
-    # registration with Graph application permissions; the hosts change for national clouds.
+    # Microsoft Graph with app credentials: SharePoint/OneDrive sources, and the groups of
+    # whoever asks (permission-aware answers). The hosts change for national clouds and tests.
     graph_tenant_id: str | None = Field(default=None, alias="MICROSOFT_GRAPH_TENANT_ID")
     graph_client_id: str | None = Field(default=None, alias="MICROSOFT_GRAPH_CLIENT_ID")
     graph_client_secret: SecretStr | None = Field(
@@ -197,6 +197,11 @@ class Settings(BaseSettings):
     def llm_configured(self) -> bool:
         """An LLM is used when a key or a base URL (local servers often need no key) is set."""
         return self.openai_api_key is not None or self.openai_base_url is not None
+
+    @property
+    def graph_configured(self) -> bool:
+        """Graph is asked (for groups) only with all three app credentials."""
+        return bool(self.graph_tenant_id and self.graph_client_id and self.graph_client_secret)
 
     @property
     def embedded_pgdata(self) -> Path:

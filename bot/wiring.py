@@ -15,6 +15,8 @@ from bot.db import migrate
 from bot.db.engine import Database, create_async_engine, open_database
 from bot.feedback.choosing import build_chooser
 from bot.feedback.reactions import Reactions
+from bot.people.graph import GraphCredentials, GraphDirectory
+from bot.people.readers import Readers
 from bot.settings import Settings
 from bot.store.answers import AnswerStore
 from bot.store.channels import ChannelStore
@@ -48,6 +50,7 @@ class Services:
     _knowledge: Knowledge | None = None
     _chat_model: ChatModel | None = None
     _pipeline: Pipeline | None = None
+    _readers: Readers | None = None
 
     @property
     def pipeline(self) -> Pipeline:
@@ -70,6 +73,13 @@ class Services:
         return self._pipeline
 
     @property
+    def readers(self) -> Readers:
+        """Who askers are, with their groups from Microsoft Graph when it is configured."""
+        if self._readers is None:
+            self._readers = Readers(_directory(self.settings))
+        return self._readers
+
+    @property
     def verified(self) -> VerifiedStore:
         return VerifiedStore(self.db.engine)
 
@@ -83,6 +93,7 @@ class Services:
             embed=kb.embeddings,
             model=kb.embedding_model,
             rule=fitted_rule(kb.embedding_model, min_score=self.settings.verified_min_score),
+            access=kb,
         )
 
     @property
@@ -136,6 +147,21 @@ class Services:
         return LLMParaphraser(BoundedChat(model, retries=self.settings.llm_max_retries))
 
 
+def _directory(settings: Settings) -> GraphDirectory | None:
+    if not settings.graph_configured:
+        return None
+    assert settings.graph_tenant_id and settings.graph_client_id and settings.graph_client_secret
+    return GraphDirectory(
+        GraphCredentials(
+            tenant_id=settings.graph_tenant_id,
+            client_id=settings.graph_client_id,
+            client_secret=settings.graph_client_secret.get_secret_value(),
+            graph_url=settings.graph_url,
+            authority=settings.graph_authority,
+        )
+    )
+
+
 def use_packs(settings: Settings) -> None:
     """Load the vocabulary packs the settings name and make them the process's vocabulary:
     a pack that cannot be read stops the start with a message naming it."""
@@ -154,7 +180,7 @@ def open_services(settings: Settings, *, apply_migrations: bool = True) -> Itera
             applied = migrate.upgrade(db.engine)
             if applied:
                 log.info("applied migrations %s", ", ".join(applied))
-        yield Services(
+        services = Services(
             settings=settings,
             db=db,
             threads=ThreadStore(db.engine),
@@ -165,5 +191,10 @@ def open_services(settings: Settings, *, apply_migrations: bool = True) -> Itera
             ),
             channels=ChannelStore(db.engine),
         )
+        try:
+            yield services
+        finally:
+            if services._readers is not None:
+                services._readers.close()
     finally:
         db.close()

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from sqlalchemy.engine import Engine
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from knowledge.access import Reader
 from knowledge.cache import TtlCache
 from knowledge.documents import GlossaryEntry, Triple
 from knowledge.ingest.index import prepare_index
@@ -39,13 +40,22 @@ class Knowledge:
     retriever: Retriever
     cache: TtlCache = field(default_factory=lambda: TtlCache(seconds=60))
 
-    def retrieve(self, query: str, *, scopes: Sequence[str], budget: Budget) -> RetrievalResult:
-        """Hybrid retrieval, kept to the documents the question names (when it names some
-        but not all of them). A product name the document itself rarely repeats is left
-        out of the embedded text, where it would pull the question toward the few chunks
-        that happen to name the product; full text still sees it, weighed by its rarity."""
+    def retrieve(
+        self,
+        query: str,
+        *,
+        scopes: Sequence[str],
+        budget: Budget,
+        reader: Reader | None = None,
+    ) -> RetrievalResult:
+        """Hybrid retrieval of what `reader` may read (None: everything), kept to the
+        documents the question names (when it names some but not all of them). A product
+        name the document itself rarely repeats is left out of the embedded text, where it
+        would pull the question toward the few chunks that happen to name the product; full
+        text still sees it, weighed by its rarity."""
         on = self.retriever.stages
-        every = self.document_names(scopes) if Stage.NAMING in on else []
+        readers = reader.filter() if reader is not None else None
+        every = self.document_names(scopes, readers=readers) if Stage.NAMING in on else []
         named, sources, searched = narrowed(
             query, every, self._rarely_repeated if Stage.NAME_OUT in on else None
         )
@@ -56,13 +66,28 @@ class Knowledge:
             sources=sources,
             hints=Hints(searched),
             text_query=query,
+            readers=readers,
         )
         result.named = tuple(named)
         result.searched = searched if searched != query else ""
         return result
 
-    def document_names(self, scopes: Sequence[str]) -> list[DocumentName]:
-        """The names of the rulebooks in `scopes`, from their file names."""
+    def document_names(
+        self, scopes: Sequence[str], *, readers: Sequence[str] | None = None
+    ) -> list[DocumentName]:
+        """The names of the rulebooks in `scopes` that `readers` may read (None: all), from
+        their file names."""
+        every = self._document_names(scopes)
+        if readers is None or not every:
+            return every
+        ids = [n.source_id for n in every]
+        readable = self.cache.get(
+            ("readable", *scopes, "|", *readers),
+            lambda: self.chunks.readable_sources(ids, readers),
+        )
+        return [n for n in every if n.source_id in readable]
+
+    def _document_names(self, scopes: Sequence[str]) -> list[DocumentName]:
 
         def load() -> list[DocumentName]:
             with self.engine.connect() as conn:
@@ -109,6 +134,32 @@ class Knowledge:
         vectors = self.embedder.embed_documents(list(texts))
         wanted = vector if vector is not None else self.embedder.embed_query(query)
         return [_cosine(wanted, v) for v in vectors]
+
+    def may_read(
+        self,
+        reader: Reader,
+        *,
+        source_ids: Sequence[int] = (),
+        chunk_ids: Sequence[str] = (),
+        uris: Sequence[str] = (),
+        urls: Sequence[str] = (),
+    ) -> bool:
+        """Whether `reader` may read every one of these indexed sources (a verified answer
+        relies on them). A chunk, uri or link the index does not hold restricts nothing:
+        only what is indexed carries an access list."""
+        readers = reader.filter()
+        if readers is None:
+            return True
+        ids = set(source_ids)
+        if uris:
+            with self.engine.connect() as conn:
+                ids |= {r.id for r in source_store.find_by_uris(conn, uris)}
+        if ids:
+            indexed = self.chunks.readable_sources(sorted(ids), None)
+            if indexed - self.chunks.readable_sources(sorted(ids), readers):
+                return False
+        lists = list(self.chunks.access_of(chunk_ids).values()) + self.chunks.access_by_url(urls)
+        return all(reader.may_read(access) for access in lists)
 
     def chunk_sources(self, node_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
         """The source (id, uri) of each chunk: what a verified answer citing a chunk relies on."""

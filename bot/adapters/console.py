@@ -10,17 +10,27 @@ from rich.console import Console
 from rich.text import Text
 
 from bot.conversation.types import Answer, Confidence, ThreadRef, Turn
+from knowledge.access import Reader
 
 CONFIDENCE_STYLE = {Confidence.HIGH: "green", Confidence.MEDIUM: "yellow", Confidence.LOW: "red"}
 
 
-def console_turn(text: str, *, thread: str, scopes: tuple[str, ...]) -> Turn:
+def console_turn(
+    text: str, *, thread: str, scopes: tuple[str, ...], asker: Reader | None = None
+) -> Turn:
+    """The operator's own question (everything indexed may answer it), or, with `asker`,
+    the question as that person would ask it in a direct message. Each asker's threads are
+    their own: a follow-up never builds on what another person was shown."""
+    asker = asker or Reader.unrestricted()
+    channel = "cli" if not asker.restricted else f"cli-as:{asker.label}"
     return Turn(
-        thread=ThreadRef("console", "local", "cli", thread),
+        thread=ThreadRef("console", "local", channel, thread),
         event_id=f"console-{uuid.uuid4()}",
-        user_id="console",
+        user_id="console" if not asker.restricted else asker.label,
         text=text,
         scopes=scopes,
+        asker=asker,
+        private=True,
     )
 
 

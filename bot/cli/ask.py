@@ -21,10 +21,24 @@ def ask(
     thread: str | None = typer.Option(None, "--thread", help="Continue this thread id."),
     scope: list[str] = typer.Option(["default"], "--scope", help="Knowledge scope(s) to use."),
     as_json: bool = typer.Option(False, "--json", help="Print the answer as JSON."),
+    as_person: str | None = typer.Option(
+        None,
+        "--as",
+        metavar="EMAIL",
+        help="Answer as this person would be answered in a direct message: only what they "
+        "may read (their groups from Microsoft Graph when it is configured).",
+    ),
 ) -> None:
     """Answer one question from the knowledge base, with sources and a confidence."""
+    if as_person is not None and not as_person.strip():
+        raise typer.BadParameter(
+            "give the person's e-mail address (or Entra object id)", param_hint="--as"
+        )
     with open_services(state(ctx).settings) as services:
-        turn = console_turn(question, thread=thread or str(uuid.uuid4()), scopes=tuple(scope))
+        asker = services.readers.reader_for([as_person.strip()]) if as_person else None
+        turn = console_turn(
+            question, thread=thread or str(uuid.uuid4()), scopes=tuple(scope), asker=asker
+        )
         answer = services.pipeline.answer_now(turn)
     assert answer is not None  # console events are never redelivered
     if as_json:

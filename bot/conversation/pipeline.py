@@ -180,7 +180,7 @@ class Pipeline:
                 question, history, glossary, self._knowledge.vocabulary(scopes), _step(model)
             )
         with timer.step("verified"):  # a person's answer to this question comes first
-            hit = self._verified.match(standalone, scopes) if self._verified else None
+            hit = self._verified.match(standalone, scopes, turn.reader) if self._verified else None
         if hit is not None:
             return verified_reply(turn, question=question, rewritten=standalone,
                                   expansions=expansions, verified=hit,
@@ -193,6 +193,7 @@ class Pipeline:
                 searched,
                 scopes=scopes,
                 budget=BUDGETS.get(intent, DOCS),
+                reader=turn.reader,
             )
         for name, ms in result.timings_ms.items():
             timer.add(f"retrieve.{name}", ms)

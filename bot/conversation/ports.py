@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from bot.conversation.types import Answer, HistoryTurn, ThreadRef, Turn
+from knowledge.access import Reader
 from knowledge.documents import GlossaryEntry, Triple
 from knowledge.search.budget import Budget
 from knowledge.search.retrieved import RetrievalResult
@@ -44,7 +45,9 @@ class KnowledgePort(Protocol):
 
     def embeddings(self, texts: Sequence[str]) -> list[list[float]]: ...
 
-    def retrieve(self, query: str, *, scopes: Sequence[str], budget: Budget) -> RetrievalResult: ...
+    def retrieve(
+        self, query: str, *, scopes: Sequence[str], budget: Budget, reader: Reader | None = None
+    ) -> RetrievalResult: ...
 
 
 class PromptChooser(Protocol):

@@ -7,6 +7,8 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from knowledge.access import Reader
+
 if TYPE_CHECKING:
     from bot.conversation.verified import VerifiedAnswer
 
@@ -49,6 +51,17 @@ class Turn:
     message_id: str | None = None  # platform id of the user's message
     scopes: tuple[str, ...] = ("default",)
     received_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    asker: Reader | None = None  # who asked, as access lists name people (None: unknown)
+    private: bool = False  # a direct message or personal chat: only the asker reads the reply
+
+    @property
+    def reader(self) -> Reader:
+        """Whom the answer may show: in a private conversation the asker, who sees what
+        they may read; in a channel or group chat (or for an asker not known), everyone
+        reads the answer, so only what is open to everyone."""
+        if self.private and self.asker is not None:
+            return self.asker
+        return Reader.public()
 
 
 @dataclass(frozen=True)

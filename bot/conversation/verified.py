@@ -21,6 +21,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
+from knowledge.access import Reader
+
 log = logging.getLogger(__name__)
 
 FITTED = Path(__file__).with_name("verified_fitted.json")
@@ -124,6 +126,35 @@ class VerifiedCandidates(Protocol):
     ) -> list[Candidate]: ...
 
 
+class SourceAccess(Protocol):
+    """Who may read the indexed sources a verified answer relies on (knowledge.service)."""
+
+    def may_read(
+        self,
+        reader: Reader,
+        *,
+        source_ids: Sequence[int] = (),
+        chunk_ids: Sequence[str] = (),
+        uris: Sequence[str] = (),
+        urls: Sequence[str] = (),
+    ) -> bool: ...
+
+
+def readable(answer: VerifiedAnswer, reader: Reader, access: SourceAccess) -> bool:
+    """Whether `reader` may read every source `answer` relies on: an answer drawn from a
+    document the asker may not open is not theirs to see."""
+    if not reader.restricted or not answer.sources:
+        return True
+    sources = answer.sources
+    return access.may_read(
+        reader,
+        source_ids=[s.source_id for s in sources if s.source_id is not None],
+        chunk_ids=[s.chunk_id for s in sources if s.chunk_id],
+        uris=[s.uri for s in sources if s.uri],
+        urls=[s.url for s in sources if s.url],
+    )
+
+
 def choose(candidates: Sequence[Candidate], rule: MatchRule) -> Candidate | None:
     """The candidate to serve, or None: the best by score when it is high enough and clear
     of the runner-up (candidates need not be sorted)."""
@@ -147,17 +178,28 @@ def choose(candidates: Sequence[Candidate], rule: MatchRule) -> Candidate | None
 
 class VerifiedMatcher:
     """Given a (rewritten) question and the scopes its channel may see, the verified answer
-    to serve, or None. Only active answers of those scopes, embedded by `model`, compete."""
+    to serve, or None. Only active answers of those scopes, embedded by `model`, whose
+    sources the reader may read (`access` tells), compete."""
 
     def __init__(
-        self, store: VerifiedCandidates, *, embed: Embed, model: str, rule: MatchRule | None
+        self,
+        store: VerifiedCandidates,
+        *,
+        embed: Embed,
+        model: str,
+        rule: MatchRule | None,
+        access: SourceAccess | None = None,
     ) -> None:
         self._store = store
         self._embed = embed
         self._model = model
         self._rule = rule
+        self._access = access
 
-    def match(self, question: str, scopes: Sequence[str]) -> VerifiedAnswer | None:
+    def match(
+        self, question: str, scopes: Sequence[str], reader: Reader | None = None
+    ) -> VerifiedAnswer | None:
+        """`reader`: whom the answer is for (None: no restriction)."""
         if self._rule is None or not question.strip() or not scopes:
             return None
         if not self._store.any_active(scopes=scopes, model=self._model):
@@ -170,6 +212,11 @@ class VerifiedMatcher:
             question_weight=self._rule.question_weight,
             limit=CANDIDATES,
         )
+        if reader is not None and reader.restricted:
+            if self._access is None:  # nothing can tell what its sources are open to
+                found = [c for c in found if not c.answer.sources]
+            else:
+                found = [c for c in found if readable(c.answer, reader, self._access)]
         chosen = choose(found, self._rule)
         return chosen.answer if chosen else None
 

@@ -15,6 +15,7 @@ from bot.feedback.section_prompts import (
     section_questions,
 )
 from bot.store.suggestions import SuggestionStore
+from knowledge.access import Reader
 
 MAX_PROMPTS = 4  # Slack shows at most four
 MIN_ASKERS = 2  # a question one person asked stays theirs
@@ -23,23 +24,33 @@ SECTIONS_PER_RULEBOOK = 12  # enough to find four worth asking after contents an
 
 
 def suggested_questions(
-    store: SuggestionStore, *, scopes: Sequence[str], configured: Sequence[str] | None
+    store: SuggestionStore,
+    *,
+    scopes: Sequence[str],
+    configured: Sequence[str] | None,
+    reader: Reader | None = None,
 ) -> list[str]:
+    """Up to four questions for `reader` (None: anyone, so only what everyone may read)."""
     if configured is not None:
         return list(configured)[:MAX_PROMPTS]
     since = datetime.now(UTC) - LOOKBACK
+    who = (reader or Reader.public()).filter()
     sources: tuple[Callable[[], Iterable[str]], ...] = (
-        lambda: store.popular(scopes=scopes, since=since, min_askers=MIN_ASKERS, limit=MAX_PROMPTS),
-        lambda: store.faq_questions(scopes=scopes, limit=MAX_PROMPTS * 2),
+        lambda: store.popular(
+            scopes=scopes, since=since, min_askers=MIN_ASKERS, limit=MAX_PROMPTS, readers=who
+        ),
+        lambda: store.faq_questions(scopes=scopes, limit=MAX_PROMPTS * 2, readers=who),
         lambda: section_questions(
-            store.cited_sections(scopes=scopes, since=since, limit=MAX_PROMPTS * 4)
+            store.cited_sections(scopes=scopes, since=since, limit=MAX_PROMPTS * 4, readers=who)
         ),
         lambda: first_section_questions(
             store.first_sections(
-                scopes=scopes, per_source=SECTIONS_PER_RULEBOOK, sources=MAX_PROMPTS
+                scopes=scopes, per_source=SECTIONS_PER_RULEBOOK, sources=MAX_PROMPTS, readers=who
             )
         ),
-        lambda: filter(None, map(document_question, store.rulebook_files(scopes=scopes, limit=8))),
+        lambda: filter(
+            None, map(document_question, store.rulebook_files(scopes=scopes, limit=8, readers=who))
+        ),
     )
     chosen: list[str] = []
     taken: set[str] = set()

@@ -1,6 +1,10 @@
 """Questions worth offering before anyone asks: the ones people ask most that were rated
 well, the FAQ questions of the knowledge base, and the rulebook sections a question could be
-about (the ones answers cite most, and the first ones of each rulebook)."""
+about (the ones answers cite most, and the first ones of each rulebook).
+
+`readers`: the principals of whoever the questions are offered to (None: no restriction);
+nothing is drawn from a chunk they may not read, and a popular question counts only when
+every answer to it cites only chunks they may read."""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from sqlalchemy.engine import Engine
 from bot.db.tables import answers, channel_settings, feedback, threads
 from bot.store.channels import DEFAULT_SCOPES
 from bot.store.rated import EVAL_PLATFORM
+from knowledge.store.chunks import access_filter
 from knowledge.store.tables import chunks
 
 _TEXTS = pg.ARRAY(sa.Text)
@@ -41,7 +46,13 @@ class SuggestionStore:
         self._engine = engine
 
     def popular(
-        self, *, scopes: Sequence[str], since: datetime, min_askers: int, limit: int
+        self,
+        *,
+        scopes: Sequence[str],
+        since: datetime,
+        min_askers: int,
+        limit: int,
+        readers: Sequence[str] | None = None,
     ) -> list[str]:
         """Standalone questions (as rewritten: a follow-up's "and for Plan B?" makes a poor
         prompt) that at least `min_askers` different people asked since `since` and whose
@@ -86,6 +97,7 @@ class SuggestionStore:
                 answers.c.created_at >= since,
                 answers.c.model != "none",
                 seen_in.op("<@")(sa.cast(list(scopes), _TEXTS)),
+                *_cites_only_readable(readers),
             )
             .group_by(key)
             .having(sa.and_(askers >= min_askers, good > bad))
@@ -97,7 +109,9 @@ class SuggestionStore:
         with self._engine.connect() as conn:
             return [str(q) for q in conn.execute(query).scalars() if q]
 
-    def faq_questions(self, *, scopes: Sequence[str], limit: int) -> list[str]:
+    def faq_questions(
+        self, *, scopes: Sequence[str], limit: int, readers: Sequence[str] | None = None
+    ) -> list[str]:
         """The FAQ questions in `scopes`, in the order they were ingested (paraphrases
         generated at ingest are not questions anyone wrote)."""
         meta = chunks.c.metadata_
@@ -108,6 +122,7 @@ class SuggestionStore:
                 meta["kind"].astext == "faq",
                 meta["scope"].astext.in_(list(scopes)),
                 sa.not_(meta.has_key("paraphrase_of")),
+                *access_filter(readers),
             )
             .group_by(question)
             .order_by(sa.func.min(chunks.c.id))
@@ -117,7 +132,12 @@ class SuggestionStore:
             return [str(q) for q in conn.execute(query).scalars() if q]
 
     def cited_sections(
-        self, *, scopes: Sequence[str], since: datetime, limit: int
+        self,
+        *,
+        scopes: Sequence[str],
+        since: datetime,
+        limit: int,
+        readers: Sequence[str] | None = None,
     ) -> list[SectionSeen]:
         """The rulebook sections in `scopes` that answers given to people since `since` cite
         most (by how many answers cite them), most cited first."""
@@ -142,7 +162,7 @@ class SuggestionStore:
                 sa.func.max(cites.c.answer_id).label("latest"),
             )
             .select_from(cites.join(chunks, chunks.c.node_id == cites.c.node_id))
-            .where(*_rulebook_sections(scopes, kinds=("rulebook", "table")))
+            .where(*_rulebook_sections(scopes, kinds=("rulebook", "table"), readers=readers))
             .group_by(_SOURCE, _SECTION)
             .order_by(sa.literal_column("citing").desc(), sa.literal_column("latest").desc())
             .limit(limit)
@@ -155,7 +175,7 @@ class SuggestionStore:
                 sa.func.count(sa.distinct(_SECTION)).label("sections"),
             )
             .where(
-                *_rulebook_sections(scopes, kinds=("rulebook", "table")),
+                *_rulebook_sections(scopes, kinds=("rulebook", "table"), readers=readers),
                 _SOURCE.in_(sa.select(cited.c.source)),
             )
             .group_by(_SOURCE)
@@ -174,7 +194,12 @@ class SuggestionStore:
         return self._sections(query)
 
     def first_sections(
-        self, *, scopes: Sequence[str], per_source: int, sources: int
+        self,
+        *,
+        scopes: Sequence[str],
+        per_source: int,
+        sources: int,
+        readers: Sequence[str] | None = None,
     ) -> list[SectionSeen]:
         """The first `per_source` sections (by page, then as ingested) of the first `sources`
         rulebooks in `scopes`: each source's sections in order, the sources one after the
@@ -188,7 +213,7 @@ class SuggestionStore:
                 sa.func.min(chunks.c.id).label("first_id"),
                 sa.func.min(page).label("first_page"),
             )
-            .where(*_rulebook_sections(scopes, kinds=("rulebook",)))
+            .where(*_rulebook_sections(scopes, kinds=("rulebook",), readers=readers))
             .group_by(_SOURCE, _SECTION)
             .subquery()
         )
@@ -220,12 +245,18 @@ class SuggestionStore:
         )
         return self._sections(query)
 
-    def rulebook_files(self, *, scopes: Sequence[str], limit: int) -> list[str]:
+    def rulebook_files(
+        self, *, scopes: Sequence[str], limit: int, readers: Sequence[str] | None = None
+    ) -> list[str]:
         """The file names of the rulebooks in `scopes`, in the order they were ingested."""
         file_name = _META["title"].astext
         query = (
             sa.select(file_name)
-            .where(_META["kind"].astext == "rulebook", _META["scope"].astext.in_(list(scopes)))
+            .where(
+                _META["kind"].astext == "rulebook",
+                _META["scope"].astext.in_(list(scopes)),
+                *access_filter(readers),
+            )
             .group_by(file_name)
             .order_by(sa.func.min(chunks.c.id))
             .limit(limit)
@@ -242,13 +273,30 @@ class SuggestionStore:
 
 
 def _rulebook_sections(
-    scopes: Sequence[str], *, kinds: Sequence[str]
+    scopes: Sequence[str], *, kinds: Sequence[str], readers: Sequence[str] | None
 ) -> list[sa.ColumnElement[bool]]:
     return [
         _META["kind"].astext.in_(list(kinds)),
         _META["scope"].astext.in_(list(scopes)),
         sa.func.coalesce(_SECTION, "") != "",
+        *access_filter(readers),
     ]
+
+
+def _cites_only_readable(readers: Sequence[str] | None) -> list[sa.ColumnElement[bool]]:
+    """The answer cites no chunk `readers` may not read (no condition without readers)."""
+    if readers is None:
+        return []
+    cited = sa.func.jsonb_array_elements(answers.c.sources).table_valued(
+        sa.column("value", pg.JSONB)
+    )
+    hidden = (
+        sa.select(sa.literal(1))
+        .select_from(cited)
+        .join(chunks, chunks.c.node_id == cited.c.value.op("->>")("chunk_id"))
+        .where(sa.not_(access_filter(readers)[0]))
+    )
+    return [sa.not_(sa.exists(hidden))]
 
 
 def _opening(first_id: sa.ColumnElement[int]) -> sa.ScalarSelect[str]:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from sqlalchemy.engine import Connection, Engine
 
+from knowledge.access import EVERYONE
 from knowledge.errors import SourceError
 from knowledge.ingest.connectors.base import Item
 from knowledge.ingest.connectors.folder import FolderConnector
@@ -150,10 +151,21 @@ class Ingestor:
         content: Callable[[], bytes],
         load: Callable[[], Loaded],
         progress: Progress | None = None,
+        access: Sequence[str] = (EVERYONE,),
     ) -> SourceReport:
-        """One item of a connector, as one source (word statistics: `refresh_stats`)."""
+        """One item of a connector, as one source readable by `access` (word statistics:
+        `refresh_stats`)."""
         check_scope(options.scope)
-        return self._ingest_source(uri, kind, options, content, load, progress)
+        return self._ingest_source(uri, kind, options, content, load, progress, access)
+
+    def set_access(self, scope: str, uri: str, access: Sequence[str]) -> int:
+        """A source's new access list, on the chunks it has (nothing is read or embedded);
+        returns how many chunks changed."""
+        with self._engine.begin() as conn:
+            source = source_store.get(conn, scope, uri)
+            if source is None or source.status != "ok":
+                return 0
+            return self._chunks.set_access(conn, source.id, access)
 
     def remove_sources(self, scope: str, uris: Sequence[str]) -> list[SourceReport]:
         """Items a complete listing no longer holds: their chunks go."""
@@ -200,6 +212,7 @@ class Ingestor:
         content: Callable[[], bytes],
         load: Callable[[], Loaded],
         progress: Progress | None,
+        access: Sequence[str] = (EVERYONE,),
     ) -> SourceReport:
         report = SourceReport(uri=uri, kind=kind.value, status="new", scope=options.scope)
         try:
@@ -209,13 +222,14 @@ class Ingestor:
             if existing and existing.status == "ok" and existing.content_hash == digest:
                 report.status, report.chunks = "unchanged", existing.chunk_count
                 self._set_owners(uri, options)  # owners are not content: kept without reading
+                self.set_access(options.scope, uri, access)  # nor is who may read it
                 return report
             if existing and existing.status == "ok":
                 report.status, report.source_id = "changed", existing.id
             loaded = storable(load())
             if not loaded.drafts:
                 raise SourceError(uri, "nothing to index: the source is empty")
-            self._write(uri, kind, options, digest, loaded, report, progress)
+            self._write(uri, kind, options, digest, loaded, report, progress, access)
             self._set_owners(uri, options)
         except SourceError as exc:
             self._record_failure(uri, kind, options, exc.reason, report)
@@ -237,6 +251,7 @@ class Ingestor:
         loaded: Loaded,
         report: SourceReport,
         progress: Progress | None,
+        access: Sequence[str] = (EVERYONE,),
     ) -> None:
         with self._engine.begin() as conn:
             source_id = source_store.upsert(
@@ -249,7 +264,8 @@ class Ingestor:
         gone = sorted(stored_ids - {r.node_id for r in records})
         with self._engine.begin() as conn:  # the whole source, or nothing
             self._chunks.delete_nodes(conn, gone)
-            self._embed_and_add(conn, fresh, f"source:{source_id}", uri, progress)
+            self._embed_and_add(conn, fresh, f"source:{source_id}", uri, progress, access)
+            self._chunks.set_access(conn, source_id, access)  # the chunks it kept
             if kind == SourceKind.GLOSSARY:
                 glossary_store.replace(
                     conn, source_id=source_id, scope=options.scope, entries=loaded.glossary
@@ -276,6 +292,7 @@ class Ingestor:
         source_ref: str,
         uri: str,
         progress: Progress | None,
+        access: Sequence[str],
     ) -> None:
         """Embed in batches; each batch is inserted while the next one is embedded.
 
@@ -295,7 +312,9 @@ class Ingestor:
                 ]
                 if pending is not None:
                     pending.result()
-                pending = writer.submit(self._chunks.add, conn, rows, source_ref=source_ref)
+                pending = writer.submit(
+                    self._chunks.add, conn, rows, source_ref=source_ref, access=access
+                )
                 done += len(batch)
                 if progress:
                     progress(Path(uri).name or uri, done, len(records))

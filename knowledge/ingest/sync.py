@@ -51,7 +51,10 @@ class ItemIndex(Protocol):
         content: Callable[[], bytes],
         load: Callable[[], Loaded],
         progress: Progress | None = None,
+        access: Sequence[str] = ...,
     ) -> SourceReport: ...
+
+    def set_access(self, scope: str, uri: str, access: Sequence[str]) -> int: ...
 
     def remove_sources(self, scope: str, uris: Sequence[str]) -> list[SourceReport]: ...
 
@@ -205,16 +208,18 @@ def _index_one(
     progress: Progress | None,
 ) -> SourceReport:
     kind = SourceKind.RULEBOOK
-    if isinstance(outcome, NotModified):
+    if isinstance(outcome, NotModified):  # who may read it can change all the same
+        index.set_access(options.scope, item.id, item.access)
         chunks = existing.chunk_count if existing else 0
         return SourceReport(item.id, kind.value, "unchanged", chunks=chunks)
-    if isinstance(outcome, SourceError):
+    if isinstance(outcome, SourceError):  # the last good chunks stay, under today's access
+        index.set_access(options.scope, item.id, item.access)
         error = outcome
 
         def content() -> bytes:
             raise error
 
-        return index.ingest_item(item.id, kind, options, content, _never, progress)
+        return index.ingest_item(item.id, kind, options, content, _never, progress, item.access)
     fetched = outcome
     return index.ingest_item(
         item.id,
@@ -223,6 +228,7 @@ def _index_one(
         content=lambda: fetched.content,
         load=lambda: _load(item, fetched, options),
         progress=progress,
+        access=item.access,
     )
 
 

@@ -53,8 +53,10 @@ class Retriever:
         hints: Hints | None = None,
         text_query: str | None = None,
         stages: frozenset[Stage] | None = None,
+        readers: Sequence[str] | None = None,
     ) -> RetrievalResult:
-        """Chunks for `query` from `scopes` (and `sources`, when given) only, best first.
+        """Chunks for `query` from `scopes` (and `sources`, when given) that `readers` may
+        read (None: all of them), best first.
 
         mode: hybrid | dense | sparse. Candidates are reranked by their clause titles
         (`hints`, or the query itself), a clause is kept once, and rulebook hits that are a
@@ -75,11 +77,11 @@ class Retriever:
         sparse: Future[list[ChunkHit]] | None = None
         if mode in ("hybrid", "sparse"):  # the two queries run side by side in Postgres
             words = text_query or query
-            sparse = self._side.submit(self._sparse, words, scopes, sources, timings)
+            sparse = self._side.submit(self._sparse, words, scopes, sources, readers, timings)
         if vector is not None and mode in ("hybrid", "dense"):
             started = time.perf_counter()
             dense = self._chunks.dense(
-                vector, scopes=scopes, limit=self._dense_pool, sources=sources
+                vector, scopes=scopes, limit=self._dense_pool, sources=sources, readers=readers
             )
             timings["dense"] = _ms(started)
         hints = hints or Hints(query)
@@ -92,13 +94,15 @@ class Retriever:
                 fused,
                 scopes,
                 sources,
+                readers=readers,
                 text_weight=self.weights.sparse,
                 timings=timings,
             )
         started = time.perf_counter()
         ranked = rerank(fused, hints, on)
         if Stage.WIDEN in on:  # one hit per stretch of a clause, widened to its neighbours
-            chosen = widen(apply_budget(dedupe(one_per_clause(ranked)), budget), self._chunks)
+            kept = apply_budget(dedupe(one_per_clause(ranked)), budget)
+            chosen = widen(kept, self._chunks, readers=readers)
         else:
             chosen = apply_budget(dedupe(ranked), budget)
         timings["rank"] = _ms(started)
@@ -133,10 +137,13 @@ class Retriever:
         query: str,
         scopes: Sequence[str],
         sources: Sequence[int] | None,
+        readers: Sequence[str] | None,
         timings: dict[str, float],
     ) -> list[ChunkHit]:
         started = time.perf_counter()
-        hits = self._chunks.sparse(query, scopes=scopes, limit=self._sparse_pool, sources=sources)
+        hits = self._chunks.sparse(
+            query, scopes=scopes, limit=self._sparse_pool, sources=sources, readers=readers
+        )
         timings["sparse"] = _ms(started)
         return hits
 

@@ -29,6 +29,7 @@ def statement_tables(
     scopes: Sequence[str],
     sources: Sequence[int] | None,
     *,
+    readers: Sequence[str] | None = None,
     text_weight: float,
     timings: dict[str, float],
 ) -> list[Retrieved]:
@@ -43,7 +44,12 @@ def statement_tables(
         return []
     started = time.perf_counter()
     hits = store.titled_tables(
-        vector, title_words(asked), scopes=scopes, limit=STATEMENT_POOL, sources=sources
+        vector,
+        title_words(asked),
+        scopes=scopes,
+        limit=STATEMENT_POOL,
+        sources=sources,
+        readers=readers,
     )
     timings["statements"] = round((time.perf_counter() - started) * 1000, 2)
     have = {c.node_id for c in found}

@@ -21,14 +21,17 @@ MAX_CLAUSE_CHARS = 2200
 _PAGES = re.compile(r"^pp?\. \d+(?:–\d+)?")
 
 
-def widen(chunks: Sequence[Retrieved], store: ChunkStore) -> list[Retrieved]:
-    """Each rulebook hit with its clause's neighbouring parts, in reading order."""
+def widen(
+    chunks: Sequence[Retrieved], store: ChunkStore, *, readers: Sequence[str] | None = None
+) -> list[Retrieved]:
+    """Each rulebook hit with its clause's neighbouring parts `readers` may read, in
+    reading order."""
     clauses = {c for chunk in chunks if (c := clause_of(chunk)) is not None}
     if not clauses:
         return list(chunks)
     parts: dict[tuple[object, str], list[ChunkHit]] = {}
     pairs = [(int(str(sid)), section) for sid, section in clauses]
-    for hit in store.section_chunks(pairs):
+    for hit in store.section_chunks(pairs, readers=readers):
         found: tuple[object, str] = (hit.metadata.get("source_id"), str(hit.metadata["section"]))
         parts.setdefault(found, []).append(hit)
     taken = {chunk.node_id for chunk in chunks}  # a kept part is never another's widening

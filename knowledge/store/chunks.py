@@ -17,10 +17,12 @@ import sqlalchemy as sa
 from llama_index.core.schema import NodeRelationship, RelatedNodeInfo, TextNode
 from llama_index.core.vector_stores.utils import node_to_metadata_dict
 from llama_index.vector_stores.postgres import PGVectorStore
+from sqlalchemy.dialects import postgresql as pg
 from sqlalchemy.dialects.postgresql import TSQUERY
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from knowledge.access import EVERYONE, normalised
 from knowledge.cache import TtlCache
 from knowledge.store import fulltext
 from knowledge.store.tables import CHUNK_INDEX_NAME, chunks
@@ -83,8 +85,15 @@ class ChunkStore:
 
     # --- writing -------------------------------------------------------------------------
 
-    def add(self, conn: Connection, records: Sequence[ChunkRecord], *, source_ref: str) -> None:
-        """Insert chunks on `conn` (inside the caller's transaction).
+    def add(
+        self,
+        conn: Connection,
+        records: Sequence[ChunkRecord],
+        *,
+        source_ref: str,
+        access: Sequence[str] = (EVERYONE,),
+    ) -> None:
+        """Insert chunks on `conn` (inside the caller's transaction), readable by `access`.
 
         Rows are exactly what PGVectorStore.add writes (its node serialisation, its
         columns), inserted in one multi-row statement instead of one ORM object per chunk:
@@ -110,6 +119,7 @@ class ChunkStore:
                     "metadata_": node_to_metadata_dict(
                         node, remove_text=True, flat_metadata=self.llama_index.flat_metadata
                     ),
+                    "access": list(normalised(access)),
                 }
             )
         conn.execute(sa.insert(chunks), rows)
@@ -119,6 +129,55 @@ class ChunkStore:
             return 0
         result = conn.execute(sa.delete(chunks).where(chunks.c.node_id.in_(list(node_ids))))
         return result.rowcount or 0
+
+    def set_access(self, conn: Connection, source_id: int, access: Sequence[str]) -> int:
+        """Give every chunk of a source this access list (a permission change: nothing is
+        embedded again); returns how many chunks changed."""
+        wanted = sa.cast(list(normalised(access)), _TEXTS)
+        result = conn.execute(
+            sa.update(chunks)
+            .where(_source_is(source_id), chunks.c.access.is_distinct_from(wanted))
+            .values(access=wanted)
+        )
+        return result.rowcount or 0
+
+    def readable_sources(
+        self, source_ids: Sequence[int], readers: Sequence[str] | None
+    ) -> set[int]:
+        """Those of `source_ids` with a chunk `readers` may read (None: with any chunk)."""
+        if not source_ids:
+            return set()
+        stmt = (
+            sa.select(chunks.c.metadata_["source_id"].astext.cast(sa.BigInteger))
+            .where(*_source_in(list(source_ids)), *access_filter(readers))
+            .distinct()
+        )
+        with self._engine.connect() as conn:
+            return {int(s) for s in conn.execute(stmt).scalars()}
+
+    def access_of(self, node_ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
+        """The access list of each of these chunks (chunks no longer stored are left out)."""
+        if not node_ids:
+            return {}
+        stmt = sa.select(chunks.c.node_id, chunks.c.access).where(
+            chunks.c.node_id.in_(list(node_ids))
+        )
+        with self._engine.connect() as conn:
+            return {str(n): tuple(a) for n, a in conn.execute(stmt)}
+
+    def access_by_url(self, urls: Sequence[str]) -> list[tuple[str, ...]]:
+        """The access lists of the chunks linking to any of `urls` (their page anchors
+        ignored): what an answer citing only a link relies on."""
+        if not urls:
+            return []
+        link = sa.func.split_part(chunks.c.metadata_["url"].astext, "#", 1)
+        stmt = (
+            sa.select(chunks.c.access)
+            .where(link.in_([u.split("#", 1)[0] for u in urls]))
+            .distinct()
+        )
+        with self._engine.connect() as conn:
+            return [tuple(a) for a in conn.execute(stmt).scalars()]
 
     def delete_source(self, conn: Connection, source_id: int) -> int:
         result = conn.execute(sa.delete(chunks).where(_source_is(source_id)))
@@ -155,8 +214,12 @@ class ChunkStore:
         scopes: Sequence[str],
         limit: int,
         sources: Sequence[int] | None = None,
+        readers: Sequence[str] | None = None,
     ) -> list[ChunkHit]:
-        """Nearest chunks by cosine distance over the HNSW index, within `scopes`.
+        """Nearest chunks by cosine distance over the HNSW index, within `scopes`, that
+        `readers` may read (None: every chunk). The sessions scan the index iteratively
+        (hnsw.iterative_scan, bot.db.engine), so a reader who may read few of the nearest
+        chunks still gets `limit` of them.
 
         The statement PGVectorStore.query builds, run on a pooled connection whose session
         already has the HNSW settings: its own path opens a transaction with two SET
@@ -168,7 +231,7 @@ class ChunkStore:
         distance = chunks.c.embedding.cosine_distance(embedding).label("distance")
         stmt = (
             sa.select(chunks.c.node_id, chunks.c.text, _LEAN_METADATA, distance)
-            .where(_scope_in(scopes), *_source_in(sources))
+            .where(_scope_in(scopes), *_source_in(sources), *access_filter(readers))
             .order_by(distance)
             .limit(limit)
         )
@@ -182,6 +245,7 @@ class ChunkStore:
         scopes: Sequence[str],
         limit: int,
         sources: Sequence[int] | None = None,
+        readers: Sequence[str] | None = None,
     ) -> list[ChunkHit]:
         """Full-text candidates: chunks holding the question's informative words (see
         knowledge.store.fulltext), ranked by the weight of the words they hold.
@@ -203,6 +267,7 @@ class ChunkStore:
                     chunks.c.text_search_tsv.op("@@")(_tsquery(plan.match)),
                     _scope_in(scopes),
                     *_source_in(sources),
+                    *access_filter(readers),
                 )
                 .order_by(rank.desc())
                 .limit(limit)
@@ -238,10 +303,12 @@ class ChunkStore:
                 del self._plans[next(iter(self._plans))]
         return found
 
-    def section_chunks(self, sections: Sequence[tuple[int, str]]) -> list[ChunkHit]:
-        """Every rulebook chunk of the given (source id, section path) pairs: the parts of
-        a clause that was split to fit the embedding model, for widening a hit to its
-        clause."""
+    def section_chunks(
+        self, sections: Sequence[tuple[int, str]], *, readers: Sequence[str] | None = None
+    ) -> list[ChunkHit]:
+        """Every rulebook chunk of the given (source id, section path) pairs that `readers`
+        may read: the parts of a clause that was split to fit the embedding model, for
+        widening a hit to its clause."""
         if not sections:
             return []
         pairs = sa.tuple_(
@@ -249,7 +316,7 @@ class ChunkStore:
             chunks.c.metadata_["section"].astext,
         ).in_([(int(sid), section) for sid, section in sections])
         stmt = sa.select(chunks.c.node_id, chunks.c.text, _LEAN_METADATA).where(
-            pairs, chunks.c.metadata_["kind"].astext == "rulebook"
+            pairs, chunks.c.metadata_["kind"].astext == "rulebook", *access_filter(readers)
         )
         with self._engine.connect() as conn:
             return [_hit(r, 0.0) for r in conn.execute(stmt)]
@@ -262,6 +329,7 @@ class ChunkStore:
         scopes: Sequence[str],
         limit: int,
         sources: Sequence[int] | None = None,
+        readers: Sequence[str] | None = None,
     ) -> list[ChunkHit]:
         """Table chunks whose heading path holds one of `words` (case ignored), nearest to
         `embedding` first, scored by cosine similarity."""
@@ -274,6 +342,7 @@ class ChunkStore:
             .where(
                 _scope_in(scopes),
                 *_source_in(sources),
+                *access_filter(readers),
                 chunks.c.metadata_["kind"].astext == "table",
                 sa.or_(*(section.ilike(f"%{w}%") for w in words)),
             )
@@ -317,6 +386,7 @@ _RECENT_PLANS = 4  # a question's own, and a few asked at the same time
 _LEAN_METADATA = chunks.c.metadata_.op("-")(sa.literal("_node_content")).label("metadata")
 # LlamaIndex writes these into each row's metadata (overwriting any of ours by that name)
 _LLAMA_KEYS = frozenset({"document_id", "doc_id", "ref_doc_id"})
+_TEXTS = pg.ARRAY(sa.Text)
 
 
 def _hit(row: sa.Row[Any], score: float) -> ChunkHit:
@@ -341,6 +411,16 @@ def _source_in(sources: Sequence[int] | None) -> list[sa.ColumnElement[bool]]:
     if sources is None:
         return []
     return [chunks.c.metadata_["source_id"].astext.cast(sa.BigInteger).in_(list(sources))]
+
+
+def _readable_by(readers: Sequence[str]) -> sa.ColumnElement[bool]:
+    """The chunk's access list names one of `readers` (served by the GIN index)."""
+    return chunks.c.access.op("&&")(sa.cast(list(readers), _TEXTS))
+
+
+def access_filter(readers: Sequence[str] | None) -> list[sa.ColumnElement[bool]]:
+    """No condition when nothing is restricted; else only chunks `readers` may read."""
+    return [] if readers is None else [_readable_by(readers)]
 
 
 def _rank(plan: fulltext.TextQuery) -> sa.ColumnElement[float]:

@@ -37,6 +37,12 @@ def get(conn: Connection, scope: str, uri: str) -> SourceRow | None:
     return SourceRow(**row._mapping) if row else None
 
 
+def find_by_uris(conn: Connection, uris: Sequence[str]) -> list[SourceRow]:
+    """The sources (of any scope) with these uris."""
+    rows = conn.execute(sa.select(kb_sources).where(kb_sources.c.uri.in_(list(uris))))
+    return [SourceRow(**r._mapping) for r in rows]
+
+
 def list_sources(conn: Connection, *, scope: str | None = None) -> list[SourceRow]:
     query = sa.select(kb_sources).order_by(kb_sources.c.scope, kb_sources.c.uri)
     if scope is not None:

@@ -57,6 +57,7 @@ class FakeConnector:
     posted: list[Posted] = field(default_factory=list)  # every attempt, failed ones too
     delay_s: float = 0.0  # how long each message post takes to be accepted
     streams: dict[str, list[Posted]] = field(default_factory=dict)  # accepted, by stream id
+    members: dict[str, dict[str, Any]] = field(default_factory=dict)  # the roster, by user id
     _refuse_after: int | None = None
     _closed_streams: set[str] = field(default_factory=set)
     _failures: list[int] = field(default_factory=list)
@@ -95,6 +96,14 @@ class FakeConnector:
     def wait_for_messages(self, count: int, timeout: float = 10.0) -> list[Posted]:
         self.wait_for(lambda: len(self.messages) >= count, timeout)
         return self.messages
+
+    async def _member(self, request: web.Request) -> web.Response:
+        """`GET /v3/conversations/{id}/members/{user}`: one person of the roster."""
+        member = self.members.get(request.match_info["member"])
+        if member is None:
+            body = {"error": {"code": "MemberNotFoundInConversation"}}
+            return web.json_response(body, status=404)
+        return web.json_response(member)
 
     async def _post(self, request: web.Request) -> web.Response:
         activity = await request.json()
@@ -181,6 +190,7 @@ def fake_connector() -> Iterator[FakeConnector]:
     app = web.Application()
     app.router.add_post("/v3/conversations/{conversation}/activities", fake._post)
     app.router.add_post("/v3/conversations/{conversation}/activities/{reply_to}", fake._post)
+    app.router.add_get("/v3/conversations/{conversation}/members/{member}", fake._member)
     with serve_app(app) as url:
         fake.url = f"{url}/"
         yield fake

@@ -14,6 +14,7 @@ from bot.adapters.slack.blocks import SlackMessage, answer_message
 from bot.adapters.slack.config import CONFIDENCE_REACTIONS, PLATFORM, SlackOptions
 from bot.adapters.slack.events import Question
 from bot.adapters.slack.live import SlackLive
+from bot.adapters.slack.people import SlackPeople
 from bot.adapters.slack.posting import SlackPoster, StreamTarget
 from bot.adapters.slack.working import Shown, WorkingIndicator
 from bot.conversation.types import Answer, Turn
@@ -40,13 +41,15 @@ class Answering:
         options: SlackOptions,
         *,
         executor: Executor | None = None,
+        people: SlackPeople | None = None,
     ) -> None:
         self._services = services
         self._poster = poster
         self._options = options
         self._executor = executor
+        self._people = people
         self._working = WorkingIndicator(poster)
-        self._assistant = AssistantThreads(services, poster, options)
+        self._assistant = AssistantThreads(services, poster, options, people=people)
 
     async def handle(self, question: Question) -> None:
         """Never raises: a person who asked gets an answer or a short apology, not silence."""
@@ -81,7 +84,8 @@ class Answering:
         titled = asyncio.ensure_future(self._assistant.title(q))  # alongside the answer
         live = self._live(q)
         try:
-            answer = await self._run(q.turn(scopes), live)
+            asker = await self._people.reader(q.user) if q.direct and self._people else None
+            answer = await self._run(q.turn(scopes, asker), live)
         except Exception:
             log.exception("event %s: the answer pipeline failed", q.event_id)
             await self._working.clear(q, shown)

@@ -46,6 +46,7 @@ from bot.adapters.slack.forgetting import (
     thread_from_shortcut,
 )
 from bot.adapters.slack.pacing import ChannelPacer
+from bot.adapters.slack.people import SlackPeople
 from bot.adapters.slack.posting import SlackPoster
 from bot.adapters.slack.ratings import Ratings
 from bot.wiring import Services
@@ -110,10 +111,11 @@ class SlackBot:
 
     def _listen(self, services: Services, options: SlackOptions) -> None:
         poster = SlackPoster(self.client, ChannelPacer(options.post_interval_s))
-        answering = Answering(services, poster, options, executor=self._answer_pool)
+        people = SlackPeople(self.client, services.readers)
+        answering = Answering(services, poster, options, executor=self._answer_pool, people=people)
         bot_user = self.identity.bot_user_id
         ratings = Ratings(services, poster, options, bot_user_ids=(bot_user,) if bot_user else ())
-        assistant = AssistantThreads(services, poster, options)
+        assistant = AssistantThreads(services, poster, options, people=people)
         forgetting = Forgetting(services)
         spawn = self.background.spawn
 

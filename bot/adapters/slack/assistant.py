@@ -11,9 +11,11 @@ import logging
 from bot.adapters.slack.blocks import clip
 from bot.adapters.slack.config import PLATFORM, SlackOptions
 from bot.adapters.slack.events import OpenedThread, Question
+from bot.adapters.slack.people import SlackPeople
 from bot.adapters.slack.posting import SlackPoster
 from bot.feedback.suggestions import suggested_questions
 from bot.wiring import Services
+from knowledge.access import Reader
 
 log = logging.getLogger(__name__)
 
@@ -23,19 +25,32 @@ TITLE_CHARS = 80
 
 
 class AssistantThreads:
-    def __init__(self, services: Services, poster: SlackPoster, options: SlackOptions) -> None:
+    def __init__(
+        self,
+        services: Services,
+        poster: SlackPoster,
+        options: SlackOptions,
+        *,
+        people: SlackPeople | None = None,
+    ) -> None:
         self._services = services
         self._poster = poster
         self._options = options
+        self._people = people
 
     async def opened(self, thread: OpenedThread) -> None:
-        """Offer questions to start with (none when there is nothing worth offering)."""
+        """Offer questions to start with (none when there is nothing worth offering): the
+        thread is the user's own, so drawn from what they may read."""
         settings = await asyncio.to_thread(self._services.channels.get, PLATFORM, thread.channel)
+        reader = Reader.public()
+        if self._people is not None and thread.user:
+            reader = await self._people.reader(thread.user)
         questions = await asyncio.to_thread(
             suggested_questions,
             self._services.suggestions,
             scopes=settings.scopes,
             configured=self._options.suggested_prompts,
+            reader=reader,
         )
         if not questions:
             log.info("event %s: no questions to suggest yet", thread.event_id)

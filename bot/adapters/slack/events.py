@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.adapters.slack.config import PLATFORM, reaction_name
 from bot.conversation.types import ThreadRef, Turn
+from knowledge.access import Reader
 
 # A user's message with a file or sent "also to the channel" is still a question; every other
 # subtype (edits, deletions, joins, bot messages ...) is not.
@@ -61,7 +62,8 @@ class Question:
     def is_forget(self) -> bool:
         return bool(_FORGET.match(self.text))
 
-    def turn(self, scopes: tuple[str, ...]) -> Turn:
+    def turn(self, scopes: tuple[str, ...], asker: Reader | None = None) -> Turn:
+        """A direct message is private: its answer may show what `asker` may read."""
         return Turn(
             thread=self.ref,
             event_id=self.event_id,
@@ -69,6 +71,8 @@ class Question:
             text=self.text,
             message_id=self.ts,
             scopes=scopes,
+            asker=asker,
+            private=self.direct,
         )
 
 

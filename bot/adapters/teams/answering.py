@@ -21,6 +21,7 @@ from bot.adapters.teams.delivery import send, typing
 from bot.adapters.teams.incoming import PLATFORM, Message
 from bot.adapters.teams.live import TeamsLive
 from bot.adapters.teams.options import TeamsOptions
+from bot.adapters.teams.people import TeamsPeople
 from bot.adapters.teams.render import (
     ATTACHMENTS_ONLY,
     FAILED,
@@ -80,6 +81,7 @@ class Answering:
         self._options = options
         self._tasks = tasks
         self._workers = workers
+        self._people = TeamsPeople(services.readers, workers)
 
     async def handle(self, context: Any, message: Message) -> None:
         """Reply to the message; return once the user has been told something, or at the
@@ -113,7 +115,10 @@ class Answering:
         run = self._workers.run
         settings = await run(self._services.channels.get, PLATFORM, message.channel)
         log.info("teams: question in %s (thread %s)", message.channel, message.thread.thread)
-        turn = message.turn(settings.scopes)
+        asker = None  # in a channel or group chat only what everyone may read is shown
+        if message.personal:
+            asker = await self._people.reader(context, message)
+        turn = message.turn(settings.scopes, asker)
         live = self._live(context, message, told)
         feed = DraftFeed(asyncio.get_running_loop()) if live else None
         work = asyncio.ensure_future(run(self._services.pipeline.answer_now, turn, drafts=feed))

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.conversation.types import ThreadRef, Turn
+from knowledge.access import Reader
 
 PLATFORM = "teams"
 ADDRESSED_SCOPES = ("channel", "groupChat")  # where the bot answers only when mentioned
@@ -36,8 +37,10 @@ class Message:
     message_id: str
     has_attachments: bool
     personal: bool = False  # a one-to-one chat with the bot (where Teams allows streaming)
+    identities: tuple[str, ...] = ()  # the sender's Entra object id, and UPN when sent
 
-    def turn(self, scopes: tuple[str, ...]) -> Turn:
+    def turn(self, scopes: tuple[str, ...], asker: Reader | None = None) -> Turn:
+        """A personal chat is private: its answer may show what `asker` may read."""
         return Turn(
             thread=self.thread,
             event_id=self.event_id,
@@ -45,6 +48,8 @@ class Message:
             text=self.text,
             message_id=self.message_id,
             scopes=scopes,
+            asker=asker,
+            private=self.personal,
         )
 
     @property
@@ -97,7 +102,24 @@ def addressed_message(activity: Any) -> Message | None:
         message_id=str(activity.id),
         has_attachments=attachments,
         personal=conversation.conversation_type == "personal",
+        identities=identities(activity),
     )
+
+
+def identities(activity: Any) -> tuple[str, ...]:
+    """Who sent the activity, as access lists name people: the Entra object id
+    (`from.aadObjectId`), and the user principal name or e-mail address when the activity
+    carries one (Microsoft Graph fills in the rest from the object id)."""
+    sender = activity.from_property
+    if sender is None:
+        return ()
+    extra = getattr(sender, "additional_properties", None) or {}
+    found = [
+        getattr(sender, "aad_object_id", None),
+        extra.get("userPrincipalName"),
+        extra.get("email"),
+    ]
+    return tuple(str(f) for f in found if isinstance(f, str) and f)
 
 
 def mentions(activity: Any) -> list[dict[str, Any]]:

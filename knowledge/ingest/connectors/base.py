@@ -12,9 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from knowledge.access import EVERYONE  # an access list entry: open to the whole organisation
 from knowledge.errors import SourceError
-
-EVERYONE = "everyone"  # an access list entry: open to the whole organisation
 
 
 @dataclass(frozen=True)
