@@ -14,11 +14,8 @@ from sqlalchemy.engine import Engine
 
 from benchmarks.setup import bench_database
 from bot.db.engine import create_async_engine
-from knowledge.ingest.connectors.confluence import (
-    ConfluenceAuth,
-    ConfluenceConnector,
-    ConfluenceSpace,
-)
+from knowledge.ingest.connectors.confluence import ConfluenceConnector
+from knowledge.ingest.connectors.confluence_space import ConfluenceAuth, ConfluenceSpace
 from knowledge.ingest.options import IngestOptions
 from knowledge.ingest.reports import IngestSummary
 from knowledge.ingest.sync import sync_connector

@@ -17,8 +17,9 @@ from sqlalchemy.engine import Engine
 
 from benchmarks.setup import bench_database
 from bot.db.engine import create_async_engine
-from knowledge.ingest.connectors.graph import GraphConnector, GraphDrive
+from knowledge.ingest.connectors.graph import GraphConnector
 from knowledge.ingest.connectors.graph_auth import GraphAccess
+from knowledge.ingest.connectors.graph_drive import GraphDrive
 from knowledge.ingest.options import IngestOptions
 from knowledge.ingest.reports import IngestSummary
 from knowledge.ingest.sync import sync_connector

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from bot.errors import KnowbotError
 from bot.settings import Settings
-from knowledge.ingest.connectors.confluence import ConfluenceAuth
+from knowledge.ingest.connectors.confluence_space import ConfluenceAuth
 from knowledge.ingest.connectors.graph_auth import GraphAccess
 from knowledge.models.embeddings import LOCAL_DEFAULT, Embedder, HashingEmbedder, LocalEmbedder
 from knowledge.models.llm import ChatModel, OpenAIChat, OpenAIEndpoint

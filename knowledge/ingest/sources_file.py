@@ -48,13 +48,11 @@ from typing import Any, Protocol
 from sqlalchemy.engine import Engine
 
 from knowledge.errors import SourceError
-from knowledge.ingest.connectors.confluence import (
-    ConfluenceAuth,
-    ConfluenceConnector,
-    ConfluenceSpace,
-)
-from knowledge.ingest.connectors.graph import GraphConnector, GraphDrive
+from knowledge.ingest.connectors.confluence import ConfluenceConnector
+from knowledge.ingest.connectors.confluence_space import ConfluenceAuth, ConfluenceSpace
+from knowledge.ingest.connectors.graph import GraphConnector
 from knowledge.ingest.connectors.graph_auth import GraphAccess
+from knowledge.ingest.connectors.graph_drive import GraphDrive
 from knowledge.ingest.connectors.web import WebConnector, WebSite
 from knowledge.ingest.manifest import options_for
 from knowledge.ingest.options import IngestOptions

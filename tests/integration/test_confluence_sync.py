@@ -17,11 +17,8 @@ from fpdf import FPDF
 from sqlalchemy.engine import URL, Engine
 
 from knowledge.ingest.connectors.base import EVERYONE, Item
-from knowledge.ingest.connectors.confluence import (
-    ConfluenceAuth,
-    ConfluenceConnector,
-    ConfluenceSpace,
-)
+from knowledge.ingest.connectors.confluence import ConfluenceConnector
+from knowledge.ingest.connectors.confluence_space import ConfluenceAuth, ConfluenceSpace
 from knowledge.ingest.connectors.polite import PoliteClient, RetryPolicy
 from knowledge.ingest.options import IngestOptions
 from knowledge.ingest.reports import IngestSummary

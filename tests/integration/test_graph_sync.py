@@ -17,8 +17,10 @@ from docx import Document
 from fpdf import FPDF
 from sqlalchemy.engine import URL, Engine
 
-from knowledge.ingest.connectors.graph import GraphConnector, GraphDrive, throttled
+from knowledge.ingest.connectors.graph import GraphConnector
 from knowledge.ingest.connectors.graph_auth import GraphAccess
+from knowledge.ingest.connectors.graph_drive import GraphDrive
+from knowledge.ingest.connectors.graph_errors import throttled
 from knowledge.ingest.connectors.polite import PoliteClient, RetryPolicy
 from knowledge.ingest.options import IngestOptions
 from knowledge.ingest.reports import IngestSummary

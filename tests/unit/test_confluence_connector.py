@@ -9,11 +9,11 @@ import httpx
 import pytest
 
 from knowledge.ingest.connectors.base import ListingFailed
-from knowledge.ingest.connectors.confluence import (
+from knowledge.ingest.connectors.confluence import ConfluenceConnector
+from knowledge.ingest.connectors.confluence_content import page_html
+from knowledge.ingest.connectors.confluence_space import (
     ConfluenceAuth,
-    ConfluenceConnector,
     ConfluenceSpace,
-    _page_html,
     credentials,
 )
 from knowledge.ingest.connectors.polite import PoliteClient
@@ -43,7 +43,7 @@ def test_a_storage_format_page_reads_with_its_macros_code_and_links() -> None:
         "</ac:plain-text-body></ac:structured-macro>"
         '<p>See <ac:link><ri:page ri:content-title="Travel policy"/></ac:link>.</p>'
     )
-    loaded = load_bytes(_page_html("Expenses", storage), "text/html", name="Expenses", uri="x")
+    loaded = load_bytes(page_html("Expenses", storage), "text/html", name="Expenses", uri="x")
     text = "\n".join(d.text for d in loaded.drafts)
     assert "Submit claims within 30 days." in text
     assert "Receipts are required over 50 EUR." in text  # inside a macro

@@ -11,8 +11,9 @@ import pytest
 
 from knowledge.errors import SourceError
 from knowledge.ingest.connectors.base import EVERYONE
-from knowledge.ingest.connectors.graph import access_of, throttled
 from knowledge.ingest.connectors.graph_auth import GraphAccess, TokenSource
+from knowledge.ingest.connectors.graph_errors import throttled
+from knowledge.ingest.connectors.graph_items import access_of
 from knowledge.ingest.connectors.polite import PoliteClient
 from knowledge.ingest.options import IngestOptions
 from knowledge.ingest.sources_file import GraphEntry, read_sources

@@ -30,12 +30,10 @@ differs from the one indexed. Attachments download through their own link.
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 import logging
 import math
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -45,7 +43,6 @@ from urllib.parse import urlencode, urlsplit
 import httpx
 
 from knowledge.ingest.connectors.base import (
-    EVERYONE,
     Changes,
     Fetched,
     FetchFailed,
@@ -53,131 +50,33 @@ from knowledge.ingest.connectors.base import (
     ListingFailed,
     NotModified,
 )
+from knowledge.ingest.connectors.confluence_content import (
+    Content,
+    content_of,
+    page_html,
+    readable,
+    space_readers,
+)
+from knowledge.ingest.connectors.confluence_errors import refused
+from knowledge.ingest.connectors.confluence_space import (
+    ConfluenceAuth,
+    ConfluenceSpace,
+    credentials,
+)
 from knowledge.ingest.connectors.polite import PoliteClient
-from knowledge.ingest.loading import MEDIA_SUFFIXES
 
 log = logging.getLogger(__name__)
 
-KIND = "confluence"
 SEARCH_LIMIT = 50  # results per search page (servers may cap it lower)
 MAX_SEARCH_PAGES = 10_000  # a server that keeps answering "next" is not trusted forever
 RESTRICTIONS = "restrictions.read.restrictions.user,restrictions.read.restrictions.group"
 LISTING_EXPAND = f"version,space,ancestors,container,{RESTRICTIONS}"
-TYPES = "type in (page, attachment)"
-ATTACHMENT_TYPES = frozenset(t for t in MEDIA_SUFFIXES if "html" not in t)
-_SPACE_KEY = re.compile(r"^~?[A-Za-z0-9_]+$")
-_CDATA = re.compile(r"<!\[CDATA\[(.*?)\]\]>", re.DOTALL)
-_BARE_LINK = re.compile(r'<ac:link>\s*<ri:page ri:content-title="([^"]*)"[^>]*/>\s*</ac:link>')
 
 Clock = Callable[[], datetime]
 
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-@dataclass(frozen=True)
-class ConfluenceSpace:
-    """Where the content is: a space, or a CQL query, on one Confluence site."""
-
-    base_url: str
-    space: str | None = None
-    cql: str | None = None
-    concurrency: int = 4
-    overlap_minutes: int = 10
-    full_listing_hours: float = 6.0
-    everyone_groups: tuple[str, ...] = ("confluence-users",)
-    space_readers: tuple[str, ...] = ()  # given: who may read unrestricted pages, not asked
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "base_url", self.base_url.rstrip("/"))
-        parts = urlsplit(self.base_url)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise ValueError(f"base_url {self.base_url!r} is not an http(s) URL")
-        if "/spaces/" in parts.path or "/pages/" in parts.path or "/display/" in parts.path:
-            raise ValueError(
-                f"base_url {self.base_url!r} is a page or space address; give the site's "
-                'address (Cloud: "https://SITE.atlassian.net/wiki") and the space as space = "KEY"'
-            )
-        if self.is_cloud and not parts.path.rstrip("/").endswith("/wiki"):
-            raise ValueError(
-                f"a Confluence Cloud base_url ends in /wiki: "
-                f'"{parts.scheme}://{parts.netloc}/wiki", not {self.base_url!r}'
-            )
-        if bool(self.space) == bool(self.cql):
-            raise ValueError('a confluence source needs either space = "KEY" or cql = "…"')
-        if self.space and not _SPACE_KEY.match(self.space):
-            raise ValueError(
-                f"space = {self.space!r} is not a space key (letters and digits, as in the "
-                "space's address: …/spaces/KEY/…)"
-            )
-        if self.cql and "order by" in self.cql.lower():
-            raise ValueError("cql must not have an ORDER BY: knowbot adds its own clauses")
-        if self.overlap_minutes < 1 or self.full_listing_hours < 0 or self.concurrency < 1:
-            raise ValueError(
-                "overlap_minutes and concurrency must be at least 1, full_listing_hours at least 0"
-            )
-
-    @property
-    def is_cloud(self) -> bool:
-        return (urlsplit(self.base_url).hostname or "").endswith(".atlassian.net")
-
-    @property
-    def query(self) -> str:
-        where = f'space = "{self.space}"' if self.space else f"({self.cql})"
-        return f"{where} and {TYPES}"
-
-    @property
-    def key(self) -> str:
-        if self.space:
-            return f"{KIND}:{self.base_url}/spaces/{self.space}"
-        return f"{KIND}:{self.base_url}?cql={self.cql}"
-
-
-@dataclass(frozen=True)
-class ConfluenceAuth:
-    """Credentials (from the settings: CONFLUENCE_USER, CONFLUENCE_API_TOKEN, CONFLUENCE_PAT)."""
-
-    user: str = ""
-    api_token: str = ""
-    pat: str = ""
-
-
-def credentials(site: ConfluenceSpace, auth: ConfluenceAuth) -> dict[str, str] | str:
-    """The Authorization header, or what to set when there is none to send. Cloud takes
-    the account's e-mail and an API token (basic auth); Data Center a personal access token
-    (a bearer token), or a user name and password."""
-    if auth.pat and not site.is_cloud:
-        return {"Authorization": f"Bearer {auth.pat}"}
-    if auth.user and auth.api_token:
-        pair = base64.b64encode(f"{auth.user}:{auth.api_token}".encode()).decode()
-        return {"Authorization": f"Basic {pair}"}
-    if site.is_cloud:
-        return (
-            "no credentials: set CONFLUENCE_USER (the account's e-mail) and "
-            "CONFLUENCE_API_TOKEN (an API token of that account)"
-        )
-    return (
-        "no credentials: set CONFLUENCE_PAT (a personal access token of a user who can read "
-        "the space)"
-    )
-
-
-@dataclass(frozen=True)
-class _Content:
-    """What a search result says about one page or attachment."""
-
-    id: str
-    type: str
-    title: str
-    version: int
-    space: str
-    webui: str
-    download: str
-    media_type: str
-    ancestors: tuple[str, ...]  # page ids, the root first
-    container: str  # an attachment's page
-    restriction: frozenset[str] | None  # read restrictions; None: unrestricted
 
 
 @dataclass(frozen=True)
@@ -204,7 +103,7 @@ class _Listing:
     """One listing's lookups: contents by id (from the search or read one by one) and
     space permissions."""
 
-    contents: dict[str, _Content] = field(default_factory=dict)
+    contents: dict[str, Content] = field(default_factory=dict)
     spaces: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
@@ -267,7 +166,7 @@ class ConfluenceConnector:
         """The items a query finds, with their access lists; and the ids of those nobody
         may read here (left out of a listing, deleted from a change feed)."""
         listing = _Listing()
-        wanted = [c for c in self._search(query) if c.type == "page" or _readable(c)]
+        wanted = [c for c in self._search(query) if c.type == "page" or readable(c)]
         listing.contents.update({c.id: c for c in wanted})
         found = list(listing.contents.values())  # an item on two search pages counts once
         items, unreadable = [], []
@@ -293,15 +192,15 @@ class ConfluenceConnector:
             )
         return items, unreadable
 
-    def _search(self, query: str) -> list[_Content]:
+    def _search(self, query: str) -> list[Content]:
         params = {"cql": query, "limit": str(SEARCH_LIMIT), "expand": LISTING_EXPAND}
         url: str | None = f"{self.site.base_url}/rest/api/content/search?{urlencode(params)}"
-        found: list[_Content] = []
+        found: list[Content] = []
         for _ in range(MAX_SEARCH_PAGES):
             if url is None:
                 return found
             data = self._json(url, "the content search")
-            found += [_content(r) for r in data.get("results", [])]
+            found += [content_of(r) for r in data.get("results", [])]
             url = self._next(data)
         raise ListingFailed(
             self.key, f"the search kept paging past {MAX_SEARCH_PAGES} pages; nothing was pruned"
@@ -324,7 +223,7 @@ class ConfluenceConnector:
             link = link[len(context) :]  # some servers include the context path
         return self.site.base_url + link
 
-    def _access(self, content: _Content, listing: _Listing) -> tuple[str, ...]:
+    def _access(self, content: Content, listing: _Listing) -> tuple[str, ...]:
         page = content if content.type != "attachment" else self._lookup(content.container, listing)
         levels = [self._lookup(a, listing).restriction for a in page.ancestors]
         restricted = [level for level in [*levels, page.restriction] if level is not None]
@@ -332,13 +231,13 @@ class ConfluenceConnector:
             return tuple(sorted(self._space_access(page.space, listing)))
         return tuple(sorted(frozenset.intersection(*restricted)))
 
-    def _lookup(self, content_id: str, listing: _Listing) -> _Content:
+    def _lookup(self, content_id: str, listing: _Listing) -> Content:
         """A page the search did not return (an ancestor outside the query, an
         attachment's page in a change feed): read on its own, once per listing."""
         if content_id not in listing.contents:
             params = {"expand": LISTING_EXPAND}
             url = f"{self.site.base_url}/rest/api/content/{content_id}?{urlencode(params)}"
-            listing.contents[content_id] = _content(self._json(url, f"page {content_id}"))
+            listing.contents[content_id] = content_of(self._json(url, f"page {content_id}"))
         return listing.contents[content_id]
 
     def _space_access(self, space: str, listing: _Listing) -> frozenset[str]:
@@ -347,7 +246,7 @@ class ConfluenceConnector:
         if space not in listing.spaces:
             url = f"{self.site.base_url}/rest/api/space/{space}?expand=permissions"
             permissions = self._json(url, f"space {space}").get("permissions")
-            access = _space_readers(permissions or [], self.site.everyone_groups)
+            access = space_readers(permissions or [], self.site.everyone_groups)
             if not access:
                 raise ListingFailed(
                     self.key,
@@ -360,10 +259,10 @@ class ConfluenceConnector:
             listing.spaces[space] = access
         return listing.spaces[space]
 
-    def _item_id(self, content: _Content) -> str:
+    def _item_id(self, content: Content) -> str:
         return f"{self.site.base_url}/rest/api/content/{content.id}"
 
-    def _item(self, content: _Content, access: tuple[str, ...]) -> Item:
+    def _item(self, content: Content, access: tuple[str, ...]) -> Item:
         digest = hashlib.sha256("\n".join(access).encode()).hexdigest()[:12]
         webui = content.webui or content.download
         page = content.type != "attachment"
@@ -383,12 +282,14 @@ class ConfluenceConnector:
         response = self._get(url, item.id)
         if response.status_code != 200:
             raise FetchFailed(
-                item.id, self._refused(response, "the page") + "; its last good copy stays"
+                item.id,
+                refused(response, "the page", cloud=self.site.is_cloud)
+                + "; its last good copy stays",
             )
         data = response.json()
         storage = str(((data.get("body") or {}).get("storage") or {}).get("value") or "")
         title = str(data.get("title") or item.title)
-        return Fetched(_page_html(title, storage), "text/html", item.version, title)
+        return Fetched(page_html(title, storage), "text/html", item.version, title)
 
     def _fetch_attachment(self, item: Item) -> Fetched:
         content_id = item.id.rsplit("/", 1)[-1]
@@ -396,14 +297,17 @@ class ConfluenceConnector:
         meta = self._get(url, item.id)
         if meta.status_code != 200:
             raise FetchFailed(
-                item.id, self._refused(meta, "the attachment") + "; its last good copy stays"
+                item.id,
+                refused(meta, "the attachment", cloud=self.site.is_cloud)
+                + "; its last good copy stays",
             )
         download = str((meta.json().get("_links") or {}).get("download") or "")
         response = self._get(self.site.base_url + download, item.id)
         if response.status_code != 200 or not download:
             raise FetchFailed(
                 item.id,
-                self._refused(response, "the attachment's download") + "; its last good copy stays",
+                refused(response, "the attachment's download", cloud=self.site.is_cloud)
+                + "; its last good copy stays",
             )
         return Fetched(response.content, item.media_type, item.version, item.title)
 
@@ -424,7 +328,9 @@ class ConfluenceConnector:
     def _json(self, url: str, what: str) -> dict[str, Any]:
         response = self._get(url)
         if response.status_code != 200:
-            raise ListingFailed(self.key, self._refused(response, what) + "; nothing was pruned")
+            raise ListingFailed(
+                self.key, refused(response, what, cloud=self.site.is_cloud) + "; nothing was pruned"
+            )
         try:
             data = response.json()
         except ValueError as exc:
@@ -435,122 +341,3 @@ class ConfluenceConnector:
         if not isinstance(data, dict):
             raise ListingFailed(self.key, f"{what} answered unexpected JSON; nothing was pruned")
         return data
-
-    def _refused(self, response: httpx.Response, what: str) -> str:
-        status = response.status_code
-        if status == 401:
-            fix = (
-                "check CONFLUENCE_USER (the account's e-mail) and CONFLUENCE_API_TOKEN (tokens "
-                "expire: create a new one at id.atlassian.com)"
-                if self.site.is_cloud
-                else "check CONFLUENCE_PAT (a personal access token that has not expired)"
-            )
-            return f"Confluence refused the credentials (HTTP 401) for {what} — {fix}"
-        if status == 403:
-            return (
-                f"Confluence forbade {what} (HTTP 403) — the API user must be able to view the "
-                "space, and a scoped token needs read:confluence-content.all, "
-                "read:confluence-space.summary, read:confluence-props and search:confluence (or "
-                "the granular read:page:confluence, read:attachment:confluence, "
-                "read:space:confluence, read:space.permission:confluence, "
-                "read:content.restriction:confluence)"
-            )
-        if status == 404:
-            return (
-                f"{what} was not found (HTTP 404) — check base_url (Cloud: "
-                "https://SITE.atlassian.net/wiki) and the space key"
-            )
-        if status == 400:
-            return f"Confluence refused the query (HTTP 400: {_message(response)}) — check cql"
-        if status in (429, 503):
-            return f"{what} was still throttled (HTTP {status}) after retries — sync again later"
-        return f"{what} answered HTTP {status} — check that Confluence is up, then sync again"
-
-
-def _content(data: dict[str, Any]) -> _Content:
-    links = data.get("_links") or {}
-    container = data.get("container") or {}
-    extensions = data.get("extensions") or {}
-    metadata = data.get("metadata") or {}
-    return _Content(
-        id=str(data.get("id", "")),
-        type=str(data.get("type", "page")),
-        title=str(data.get("title", "")),
-        version=int((data.get("version") or {}).get("number") or 0),
-        space=str((data.get("space") or {}).get("key") or ""),
-        webui=str(links.get("webui") or ""),
-        download=str(links.get("download") or ""),
-        media_type=str(extensions.get("mediaType") or metadata.get("mediaType") or "").lower(),
-        ancestors=tuple(str(a.get("id")) for a in data.get("ancestors") or []),
-        container=str(container.get("id") or ""),
-        restriction=_restriction(data.get("restrictions") or {}),
-    )
-
-
-def _restriction(restrictions: dict[str, Any]) -> frozenset[str] | None:
-    read = ((restrictions.get("read") or {}).get("restrictions")) or {}
-    users = ((read.get("user") or {}).get("results")) or []
-    groups = ((read.get("group") or {}).get("results")) or []
-    if not users and not groups:
-        return None
-    return frozenset([_user(u) for u in users] + [_group(g) for g in groups])
-
-
-def _user(user: dict[str, Any]) -> str:
-    email = str(user.get("email") or "").strip().lower()
-    if email:
-        return email
-    ident = user.get("accountId") or user.get("userKey") or user.get("username") or ""
-    return f"confluence-user:{ident}"
-
-
-def _group(group: dict[str, Any]) -> str:
-    return f"group:{group.get('name') or group.get('id') or ''}"
-
-
-def _space_readers(permissions: list[Any], everyone_groups: tuple[str, ...]) -> frozenset[str]:
-    """Who may read a space: EVERYONE when anonymous users (or a group every member of
-    the organisation is in) may, else its users and groups."""
-    readers: set[str] = set()
-    for permission in permissions:
-        operation = permission.get("operation") or {}
-        if operation.get("operation") != "read" or operation.get("targetType") != "space":
-            continue
-        if permission.get("anonymousAccess") or permission.get("unlicensedAccess"):
-            return frozenset([EVERYONE])
-        subjects = permission.get("subjects") or {}
-        for group in (subjects.get("group") or {}).get("results") or []:
-            if group.get("name") in everyone_groups:
-                return frozenset([EVERYONE])
-            readers.add(_group(group))
-        readers.update(_user(u) for u in (subjects.get("user") or {}).get("results") or [])
-    return frozenset(readers)
-
-
-def _readable(content: _Content) -> bool:
-    """Attachments the readers take (PDF, DOCX, Markdown, text); HTML attachments are
-    left out, so `text/html` always means a page."""
-    return content.type == "attachment" and content.media_type in ATTACHMENT_TYPES
-
-
-def _page_html(title: str, storage: str) -> bytes:
-    """Storage-format XHTML as a page the HTML reader takes: CDATA sections (code and
-    plain-text macros) become text, and a link to a page without link text shows the
-    page's title, as Confluence shows it."""
-    body = _CDATA.sub(lambda m: _escape(m.group(1)), storage)
-    body = _BARE_LINK.sub(lambda m: m.group(1), body)
-    return (
-        f"<html><head><title>{_escape(title)}</title></head>"
-        f"<body><h1>{_escape(title)}</h1>{body}</body></html>"
-    ).encode()
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def _message(response: httpx.Response) -> str:
-    try:
-        return str(response.json().get("message") or response.text[:200])
-    except ValueError:
-        return response.text[:200]

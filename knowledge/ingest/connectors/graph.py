@@ -15,16 +15,12 @@ from __future__ import annotations
 
 import json
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Any
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import quote
 
 import httpx
 
-from knowledge.errors import SourceError
 from knowledge.ingest.connectors.base import (
-    EVERYONE,
     Changes,
     Fetched,
     FetchFailed,
@@ -33,82 +29,13 @@ from knowledge.ingest.connectors.base import (
     NotModified,
 )
 from knowledge.ingest.connectors.graph_auth import GraphAccess, TokenSource
-from knowledge.ingest.connectors.polite import RETRIED, PoliteClient
+from knowledge.ingest.connectors.graph_drive import GraphDrive, site_path
+from knowledge.ingest.connectors.graph_errors import GraphError, advice, graph_message, throttled
+from knowledge.ingest.connectors.graph_items import Raw, access_of, below_root, joined, media_type
+from knowledge.ingest.connectors.polite import PoliteClient
 
 # Sharing changes appear in the feed too, so a permission change reaches the index.
 PREFER = "deltashowremovedasdeleted, deltatraversepermissiongaps, deltashowsharingchanges"
-THROTTLE_CODES = frozenset({"activityLimitReached", "throttledRequest", "tooManyRequests"})
-READABLE = {
-    ".pdf": "application/pdf",
-    ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-    ".md": "text/markdown",
-    ".markdown": "text/markdown",
-    ".txt": "text/plain",
-    ".html": "text/html",
-    ".htm": "text/html",
-    ".aspx": "text/html",
-}
-SITE_EXAMPLE = "https://TENANT.sharepoint.com/sites/NAME"
-Raw = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class GraphDrive:
-    """Which drive: a SharePoint site's library (its default one unless named) or a
-    person's OneDrive, optionally only below one folder."""
-
-    site: str | None = None
-    user: str | None = None
-    library: str | None = None
-    folder: str | None = None
-    concurrency: int = 4
-
-    def __post_init__(self) -> None:
-        if bool(self.site) == bool(self.user):
-            raise ValueError(
-                f'a sharepoint source needs either site = "{SITE_EXAMPLE}" or '
-                'user = "someone@example.com" (a OneDrive), not both'
-            )
-        if self.site:
-            site_path(self.site)  # raises on a URL that is not a site
-        if self.user and ("@" not in self.user or "/" in self.user):
-            raise ValueError(f"user = {self.user!r} is not an e-mail address (UPN)")
-        if self.user and self.library:
-            raise ValueError("a OneDrive has one library: drop library = … for user = …")
-
-    @property
-    def key(self) -> str:
-        what = f"sharepoint:{self.site}" if self.site else f"onedrive:{self.user}"
-        extra = [f"library={self.library}"] if self.library else []
-        extra += [f"folder={self.folder_path}"] if self.folder_path else []
-        return " ".join([what, *extra])
-
-    @property
-    def folder_path(self) -> str:
-        """The folder as '/A/B' below the drive's root; '' for the whole drive."""
-        return "/" + (self.folder or "").strip("/") if (self.folder or "").strip("/") else ""
-
-
-def site_path(site: str) -> tuple[str, str]:
-    """(host, server-relative path) of a site URL; ValueError saying what to write."""
-    parts = urlsplit(site)
-    segments = [s for s in parts.path.split("/") if s]
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"site = {site!r} is not a site URL such as {SITE_EXAMPLE}")
-    if segments and (segments[0].lower() not in ("sites", "teams") or len(segments) < 2):
-        raise ValueError(f"site = {site!r} is not a site URL such as {SITE_EXAMPLE}")
-    if len(segments) > 2 or parts.query or parts.fragment:
-        inside = "/".join(unquote(s) for s in segments[2:]) or parts.query or parts.fragment
-        raise ValueError(
-            f"site = {site!r} points inside a site ({inside}); give the site itself "
-            f'({SITE_EXAMPLE}) and name a library with library = "…" and a folder with '
-            'folder = "…"'
-        )
-    return parts.hostname, "/" + "/".join(quote(unquote(s)) for s in segments)
-
-
-class GraphError(SourceError):
-    """Graph answered something the caller cannot go on from."""
 
 
 class GraphConnector:
@@ -202,7 +129,7 @@ class GraphConnector:
         response = self._get(url, headers)
         if response.status_code != 200:
             status = response.status_code
-            raise GraphError(url, f"{what} answered HTTP {status}{_advice(response)}")
+            raise GraphError(url, f"{what} answered HTTP {status}{advice(response)}")
         body: Raw = response.json()
         return body
 
@@ -253,7 +180,7 @@ class GraphConnector:
                 raise GraphError(
                     url,
                     f"the change feed (delta) answered HTTP {response.status_code} on page "
-                    f"{page}{_advice(response)}",
+                    f"{page}{advice(response)}",
                 )
             body = response.json()
             for raw in body.get("value", []):
@@ -279,7 +206,7 @@ class GraphConnector:
             elif "root" in raw:
                 self._folders[str(raw["id"])] = ""
             elif "folder" in raw and self.drive.folder_path:
-                self._folders[str(raw["id"])] = _joined(self._parent_path(raw), raw)
+                self._folders[str(raw["id"])] = joined(self._parent_path(raw), raw)
             elif "file" in raw:
                 if media_type(raw) and self._in_folder(raw):
                     upserts.append(raw)
@@ -299,13 +226,13 @@ class GraphConnector:
         a folder not seen in this feed is looked up once."""
         ref = raw.get("parentReference") or {}
         if "path" in ref:
-            return _below_root(str(ref["path"]))
+            return below_root(str(ref["path"]))
         parent = str(ref.get("id", ""))
         if not parent:
             return ""
         if parent not in self._folders:
             folder = self._json(f"{self._drive_url()}/items/{parent}", "a folder lookup")
-            above = "" if "root" in folder else _joined(self._parent_path(folder), folder)
+            above = "" if "root" in folder else joined(self._parent_path(folder), folder)
             self._folders[parent] = above
         return self._folders[parent]
 
@@ -337,7 +264,7 @@ class GraphConnector:
                 raise GraphError(
                     url,
                     f"reading the permissions of {raw.get('name', raw['id'])!r} answered HTTP "
-                    f"{response.status_code}{_advice(response)}",
+                    f"{response.status_code}{advice(response)}",
                 )
             body = response.json()
             permissions += body.get("value", [])
@@ -357,105 +284,5 @@ class GraphConnector:
         )
 
 
-def access_of(permissions: list[Raw]) -> tuple[str, ...]:
-    """Access list entries from an item's permissions (as knowledge.access compares them):
-    `everyone` for an organisation (or anonymous) sharing link, a person's e-mail (or UPN)
-    and Entra object id, `group:<object id>` for Entra groups, `sitegroup:<name>` for
-    SharePoint groups (whose members are not resolved: no reader matches them). No
-    permissions at all: an empty list, which no one matches."""
-    entries: set[str] = set()
-    for permission in permissions:
-        link = permission.get("link") or {}
-        if link.get("scope") in ("organization", "anonymous"):
-            entries.add(EVERYONE)
-            continue
-        granted = [permission.get("grantedToV2") or permission.get("grantedTo") or {}]
-        granted += permission.get("grantedToIdentitiesV2") or []
-        granted += permission.get("grantedToIdentities") or []
-        for identity in granted:
-            entries |= _identity_entries(identity)
-    return tuple(sorted(entries))
-
-
-def _identity_entries(identity: Raw) -> set[str]:
-    entries = set()
-    for kind in ("user", "siteUser"):
-        who = identity.get(kind) or {}
-        login = str(who.get("loginName", "")).rsplit("|", 1)[-1]
-        email = who.get("email") or (login if "@" in login else "")
-        if email:
-            entries.add(str(email).lower())
-        if kind == "user" and who.get("id"):
-            entries.add(str(who["id"]).lower())
-    if (identity.get("group") or {}).get("id"):
-        entries.add(f"group:{str(identity['group']['id']).lower()}")
-    site_group = identity.get("siteGroup") or {}
-    if site_group.get("loginName") or site_group.get("displayName"):
-        entries.add(f"sitegroup:{site_group.get('loginName') or site_group['displayName']}")
-    return entries
-
-
-def media_type(raw: Raw) -> str:
-    """The type knowbot reads the file as, by its name; '' for files it cannot read."""
-    return READABLE.get(PurePosixPath(str(raw.get("name", ""))).suffix.lower(), "")
-
-
-def throttled(response: httpx.Response) -> bool:
-    """429 and 503, and the 403s SharePoint answers when it throttles (a Retry-After, or
-    an `activityLimitReached` code) — not a permission problem, so waited out."""
-    if response.status_code in RETRIED:
-        return True
-    if response.status_code != 403:
-        return False
-    return "retry-after" in response.headers or _error_code(response) in THROTTLE_CODES
-
-
-def graph_message(response: httpx.Response) -> str:
-    code, message = _error_code(response), _error_text(response)
-    return f"({code}: {message})" if code or message else ""
-
-
-def _error_code(response: httpx.Response) -> str:
-    return str(_error(response).get("code", ""))
-
-
-def _error_text(response: httpx.Response) -> str:
-    return str(_error(response).get("message", ""))[:200]
-
-
-def _error(response: httpx.Response) -> Raw:
-    try:
-        body = response.json()
-    except ValueError:
-        return {}
-    error = body.get("error") if isinstance(body, dict) else None
-    return error if isinstance(error, dict) else {}
-
-
-def _advice(response: httpx.Response) -> str:
-    status = response.status_code
-    detail = f" {graph_message(response)}" if graph_message(response) else ""
-    if status == 403:
-        return (
-            f"{detail} — the app may not read this: grant it Sites.Read.All (or Sites.Selected "
-            "for this site) and Files.Read.All, with admin consent"
-        )
-    if status == 404:
-        return f"{detail} — check the site URL (or user), library and folder in the sources file"
-    if status in RETRIED:
-        return f"{detail} — still throttled after the retries; sync again later"
-    return f"{detail} — sync again later"
-
-
 def _bearer(token: str, headers: dict[str, str] | None) -> dict[str, str]:
     return {**(headers or {}), "Authorization": f"Bearer {token}"}
-
-
-def _below_root(path: str) -> str:
-    """'/drives/ID/root:/A/B' -> '/A/B'; '/drives/ID/root:' -> ''."""
-    below = unquote(path.split("root:", 1)[1]) if "root:" in path else ""
-    return "/" + below.strip("/") if below.strip("/") else ""
-
-
-def _joined(parent: str, raw: Raw) -> str:
-    return f"{parent}/{raw.get('name', '')}"
