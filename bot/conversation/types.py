@@ -49,6 +49,8 @@ class Turn:
     message_id: str | None = None  # platform id of the user's message
     scopes: tuple[str, ...] = ("default",)
     received_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    # "Not what I asked" under a verified answer: the bot's own answer, no verified one
+    skip_verified: bool = False
 
 
 @dataclass(frozen=True)

@@ -115,6 +115,8 @@ class FakeSlack:
     messages: dict[tuple[str, str], Message] = field(default_factory=dict)  # by (channel, ts)
     streams_expire: bool = False  # a stream times out as soon as it has started
     delays: dict[str, float] = field(default_factory=dict)  # method -> seconds before replying
+    users: dict[str, str] = field(default_factory=dict)  # user id -> real name (users.info)
+    emails: dict[str, str] = field(default_factory=dict)  # e-mail -> user id (lookupByEmail)
     _failures: dict[str, list[Failure]] = field(default_factory=dict)
     _ts: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _sockets: list[web.WebSocketResponse] = field(default_factory=list)
@@ -187,6 +189,7 @@ class FakeSlack:
     def app(self) -> web.Application:
         app = web.Application()
         app.router.add_post("/api/{method}", self._api)
+        app.router.add_get("/api/{method}", self._api)  # users.info, users.lookupByEmail
         app.router.add_post("/response/{name}", self._webhook)
         app.router.add_get("/socket", self._socket)
         return app
@@ -267,6 +270,18 @@ class FakeSlack:
                 return {"ok": False, "error": "no_reaction"}
             (self.reactions.add if method == "reactions.add" else self.reactions.discard)(key)
             return {"ok": True}
+        if method == "users.info":
+            user = str(args.get("user"))
+            if user not in self.users:
+                return {"ok": False, "error": "user_not_found"}
+            name = self.users[user]
+            return {"ok": True, "user": {"id": user, "name": name.lower(), "real_name": name,
+                                         "profile": {"real_name": name, "display_name": name}}}  # fmt: skip
+        if method == "users.lookupByEmail":
+            found = self.emails.get(str(args.get("email")))
+            if found is None:
+                return {"ok": False, "error": "users_not_found"}
+            return {"ok": True, "user": {"id": found, "name": found.lower()}}
         if method == "chat.postEphemeral":
             return {"ok": True, "message_ts": f"{1_700_200_000 + next(self._ts)}.000200"}
         return {"ok": True}

@@ -39,6 +39,7 @@ class Question:
     thread_ts: str | None  # the thread it was posted in, if any
     direct: bool  # a direct message with the bot
     mentioned: bool
+    skip_verified: bool = False  # "Not what I asked": the bot's own answer
 
     @property
     def reply_thread(self) -> str | None:
@@ -69,6 +70,7 @@ class Question:
             text=self.text,
             message_id=self.ts,
             scopes=scopes,
+            skip_verified=self.skip_verified,
         )
 
 
