@@ -275,8 +275,9 @@ class FakeSlack:
             if user not in self.users:
                 return {"ok": False, "error": "user_not_found"}
             name = self.users[user]
-            return {"ok": True, "user": {"id": user, "name": name.lower(), "real_name": name,
-                                         "profile": {"real_name": name, "display_name": name}}}  # fmt: skip
+            profile = {"real_name": name, "display_name": name}
+            found = {"id": user, "name": name.lower(), "real_name": name, "profile": profile}
+            return {"ok": True, "user": found}
         if method == "users.lookupByEmail":
             found = self.emails.get(str(args.get("email")))
             if found is None:
