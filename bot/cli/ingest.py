@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import typer
@@ -10,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from bot.cli.state import state
 from bot.errors import KnowbotError
-from bot.wiring import open_services
+from bot.wiring import Services, open_services
 from knowledge.errors import SourceError
 from knowledge.ingest.index import reindex
 from knowledge.ingest.kinds import SourceKind
@@ -20,6 +21,7 @@ from knowledge.ingest.source_links import BadTemplate
 from knowledge.ingest.sources_file import SourceEntry, ingest_sources, read_sources
 
 out = Console()
+err = Console(stderr=True)
 
 
 def ingest(
@@ -98,9 +100,26 @@ def ingest(
             summary.reports += extra.reports
             summary.seconds += extra.seconds
         progress.stop()
+        _post_requests(services)
     print_summary(summary)
     if summary.failed:
         raise typer.Exit(1)
+
+
+def _post_requests(services: Services) -> None:
+    """Verified answers this ingest suspended: their experts are asked at once when this
+    process has the Slack token (else a running `knowbot serve` posts the requests)."""
+    if services.settings.slack_bot_token is None:
+        return
+    from bot.adapters.slack.escalating import post_pending_requests
+
+    try:
+        posted = asyncio.run(post_pending_requests(services))
+    except Exception as exc:  # the ingest is done; a running bot will post them
+        err.print(f"[yellow]warning:[/] could not post requests to confirm: {exc}")
+        return
+    if posted:
+        out.print(f"Asked the experts to confirm {posted} verified answer(s) in Slack.")
 
 
 def _read_sources(file: Path, options: IngestOptions) -> list[SourceEntry]:

@@ -12,7 +12,9 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.engine import Connection, Engine
 
+from bot.conversation.replies import NOT_FOUND
 from bot.conversation.verified import VerifiedSource
+from bot.db.tables import answers, threads
 from bot.db.tables import escalation_askers as ea
 from bot.db.tables import escalations as es
 from knowledge.store.sources import owners_of
@@ -62,6 +64,15 @@ class Asker:
     answer_id: int | None = None
     rating: int | None = None
     reason: str = ""
+
+
+@dataclass(frozen=True)
+class Declined:
+    answer_id: int
+    question: str
+    user_id: str
+    platform: str
+    channel: str
 
 
 @dataclass(frozen=True)
@@ -220,9 +231,11 @@ class EscalationStore:
             )
             return sorted({int(r.escalation_id) for r in rows})
 
-    def questions_between(self, since: datetime, until: datetime) -> list[tuple[Escalation, int]]:
-        """Question escalations opened in the period, each with its number of askers."""
-        askers = sa.func.count(ea.c.user_id).label("askers")
+    def questions_between(
+        self, since: datetime, until: datetime
+    ) -> list[tuple[Escalation, tuple[str, ...]]]:
+        """Question escalations opened in the period, each with the ids of its askers."""
+        askers = sa.func.array_remove(sa.func.array_agg(ea.c.user_id), None).label("askers")
         query = (
             sa.select(es, askers)
             .select_from(es.outerjoin(ea, ea.c.escalation_id == es.c.id))
@@ -231,7 +244,34 @@ class EscalationStore:
             .order_by(es.c.id)
         )
         with self._engine.connect() as conn:
-            return [(_escalation(r), int(r.askers)) for r in conn.execute(query)]
+            return [(_escalation(r), tuple(r.askers or ())) for r in conn.execute(query)]
+
+    def declined_between(self, since: datetime, until: datetime) -> list[Declined]:
+        """Answers of the period that found nothing ("I could not find this …") and that
+        nobody escalated: gaps the experts have not heard of."""
+        escalated = sa.exists().where(ea.c.answer_id == answers.c.id)
+        query = (
+            sa.select(
+                answers.c.id,
+                answers.c.rewritten_question,
+                answers.c.user_id,
+                threads.c.platform,
+                threads.c.channel,
+            )
+            .join(threads, threads.c.id == answers.c.thread_id)
+            .where(
+                answers.c.created_at >= since,
+                answers.c.created_at < until,
+                answers.c.bullets[0]["text"].astext == NOT_FOUND,
+                ~escalated,
+            )
+            .order_by(answers.c.id)
+        )
+        with self._engine.connect() as conn:
+            return [
+                Declined(int(r.id), r.rewritten_question, r.user_id, r.platform, r.channel)
+                for r in conn.execute(query)
+            ]
 
     def source_scopes(self, source_ids: Sequence[int]) -> dict[int, str]:
         if not source_ids:

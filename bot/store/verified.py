@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from bot.conversation.verified import Candidate, VerifiedAnswer, VerifiedSource
+from bot.db.tables import answers, feedback
 from bot.db.tables import verified_answers as va
 
 _FIELDS = (
@@ -190,6 +191,22 @@ class VerifiedStore:
             return [
                 Candidate(_answer(r), float(r.q_sim), float(r.a_sim)) for r in conn.execute(query)
             ]
+
+    def ratings(self, verified_ids: Sequence[int]) -> dict[int, tuple[int, int]]:
+        """(up, down) per verified answer: the ratings of every answer that served it."""
+        if not verified_ids:
+            return {}
+        served = answers.c.choices["verified"].astext
+        up = sa.func.count().filter(feedback.c.rating > 0).label("up")
+        down = sa.func.count().filter(feedback.c.rating < 0).label("down")
+        query = (
+            sa.select(served.label("verified"), up, down)
+            .select_from(answers.join(feedback, feedback.c.answer_id == answers.c.id))
+            .where(served.in_([str(i) for i in verified_ids]))
+            .group_by(served)
+        )
+        with self._engine.connect() as conn:
+            return {int(r.verified): (int(r.up), int(r.down)) for r in conn.execute(query)}
 
     def delete_scope(self, scope: str) -> int:
         """Remove every verified answer of a scope (the evaluation's throwaway scope)."""

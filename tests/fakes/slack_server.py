@@ -279,10 +279,10 @@ class FakeSlack:
             found = {"id": user, "name": name.lower(), "real_name": name, "profile": profile}
             return {"ok": True, "user": found}
         if method == "users.lookupByEmail":
-            found = self.emails.get(str(args.get("email")))
-            if found is None:
+            known = self.emails.get(str(args.get("email")))
+            if known is None:
                 return {"ok": False, "error": "users_not_found"}
-            return {"ok": True, "user": {"id": found, "name": found.lower()}}
+            return {"ok": True, "user": {"id": known, "name": known.lower()}}
         if method == "chat.postEphemeral":
             return {"ok": True, "message_ts": f"{1_700_200_000 + next(self._ts)}.000200"}
         return {"ok": True}

@@ -11,10 +11,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.adapters.slack.answering import Answering
 from bot.adapters.slack.blocks import SlackMessage, escape
+from bot.adapters.slack.client import web_client
 from bot.adapters.slack.config import PLATFORM
 from bot.adapters.slack.escalation_blocks import (
     ASKED,
@@ -26,6 +28,7 @@ from bot.adapters.slack.escalation_blocks import (
     told_message,
 )
 from bot.adapters.slack.events import Question, id_of
+from bot.adapters.slack.pacing import ChannelPacer
 from bot.adapters.slack.posting import SlackPoster
 from bot.conversation.types import ThreadRef
 from bot.store.escalations import Escalation
@@ -78,7 +81,7 @@ class SlackEscalating:
         services: Services,
         poster: SlackPoster,
         client: AsyncWebClient,
-        answering: Answering,
+        answering: Answering | None,
     ) -> None:
         self._services = services
         self._escalator = services.escalator
@@ -296,6 +299,8 @@ class SlackEscalating:
         ref = await asyncio.to_thread(self._services.answers.thread_of, answer_id)
         if row is None or ref is None:
             return
+        if self._answering is None:
+            return
         channel = await asyncio.to_thread(self._services.channels.get, PLATFORM, ref.channel)
         question = Question(
             event_id=f"not-verified {answer_id} {click.user} {click.action_ts}",
@@ -381,6 +386,15 @@ class SlackEscalating:
             message=SlackMessage(text=text),
             event_id=f"whisper {click.action_ts}",
         )
+
+
+async def post_pending_requests(services: Services) -> int:
+    """Post the requests to confirm that an ingest just filed (the ingest has the bot's
+    token): the experts hear within seconds even when no bot is running."""
+    async with aiohttp.ClientSession() as session:
+        client = web_client(services.settings, session=session)
+        poster = SlackPoster(client, ChannelPacer(services.settings.slack_post_interval_s))
+        return await SlackEscalating(services, poster, client, None).post_pending()
 
 
 def _thread_ts(ref: ThreadRef) -> str | None:

@@ -206,6 +206,8 @@ async def test_a_rated_down_verified_answer_reaches_its_author(
     served = await ask(bot, PARAPHRASE, user=CAROL)
     await bot.send(reaction("-1", ts=served.ts, user=CAROL))
     await bot.settle()
+    [verified] = services.verified.with_status("active")
+    assert services.verified.ratings([verified.id]) == {verified.id: (0, 1)}  # counts for it
     second = experts_posts(bot)[-1]
     assert second.ts != escalation.ts
     assert "verified answer was rated down" in second.shown
