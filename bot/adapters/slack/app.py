@@ -31,6 +31,8 @@ from bot.adapters.slack.assistant import AssistantThreads
 from bot.adapters.slack.background import Background
 from bot.adapters.slack.client import for_bolt, identify, web_client
 from bot.adapters.slack.config import (
+    ANSWER_ACTION,
+    ANSWER_FORM,
     CONFIRM_ACTION,
     ESCALATE_ACTION,
     FEEDBACK_ACTION,
@@ -194,6 +196,25 @@ class SlackBot:
             user = id_of(body.get("user"))
             spawn(ratings.reason(value=value, user=user, respond=respond), name="reason")
 
+        async def on_answer_button(ack: AsyncAck, body: dict[str, Any]) -> None:
+            await ack()
+            click = button_click_from(body)
+            trigger = str(body.get("trigger_id") or "")
+            if click is not None:  # the trigger expires in 3 s: open the form right away
+                await escalating.open_answer_form(click, trigger)
+
+        async def on_answer_form(ack: AsyncAck, body: dict[str, Any]) -> None:
+            await ack()
+            view = body.get("view") or {}
+            values = (view.get("state") or {}).get("values") or {}
+            text = str(((values.get("answer") or {}).get("text") or {}).get("value") or "")
+            work = escalating.answer_submitted(
+                escalation_id=str(view.get("private_metadata") or ""),
+                text=text,
+                user=id_of(body.get("user")),
+            )
+            spawn(work, name="answer form")
+
         async def on_forget_command(ack: AsyncAck, body: dict[str, Any], respond: Respond) -> None:
             await ack()
             spawn(forgetting.forget(thread_from_command(body), respond=respond), name="forget")
@@ -216,6 +237,8 @@ class SlackBot:
         self.app.action(NOT_VERIFIED_ACTION)(on_button(escalating.not_what_i_asked, "not verified"))
         self.app.action(CONFIRM_ACTION)(on_button(escalating.confirm, "confirm verified"))
         self.app.action(RETIRE_ACTION)(on_button(escalating.retire, "retire verified"))
+        self.app.action(ANSWER_ACTION)(on_answer_button)
+        self.app.view(ANSWER_FORM)(on_answer_form)
         self.app.command(COMMAND)(on_forget_command)
         self.app.shortcut(SHORTCUT)(on_forget_shortcut)
         self.app.event(re.compile(r".*"))(on_other_event)  # last: bolt stops at the first match

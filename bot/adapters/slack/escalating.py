@@ -22,6 +22,7 @@ from bot.adapters.slack.escalation_blocks import (
     ASKED,
     EDIT_PREFIX,
     UNREACHABLE,
+    answer_form,
     answered_note,
     experts_message,
     settled_message,
@@ -207,11 +208,19 @@ class SlackEscalating:
         if q.text.lower().startswith(EDIT_PREFIX):
             await self._edit(found, q, text=q.text[len(EDIT_PREFIX) :], name=name)
             return True
+        await self._answer(found, text=q.text, user=q.user, name=name, event_id=q.event_id)
+        return True
+
+    async def _answer(
+        self, escalation: Escalation, *, text: str, user: str, name: str, event_id: str
+    ) -> bool:
+        """The expert's text becomes the verified answer: askers told, ✅, a note with a
+        Retire button in the thread. False when the escalation was answered already."""
         answered = await asyncio.to_thread(
-            self._escalator.reply, found, text=q.text, author_id=q.user, author_name=name
+            self._escalator.reply, escalation, text=text, author_id=user, author_name=name
         )
         if answered is None:
-            return True  # a discussion, or a request settled by buttons
+            return False  # a discussion, or a request settled by buttons
         verified = answered.verified
         for told in answered.view.askers:
             if told.thread is not None:
@@ -219,16 +228,39 @@ class SlackEscalating:
                     channel=told.thread.channel,
                     thread_ts=_thread_ts(told.thread),
                     message=told_message(verified),
-                    event_id=q.event_id,
+                    event_id=event_id,
                 )
-        await self._done(found, event_id=q.event_id)
+        await self._done(escalation, event_id=event_id)
         await self._poster.post(
-            channel=q.channel,
-            thread_ts=q.thread_ts,
+            channel=escalation.experts_channel,
+            thread_ts=escalation.message_id,
             message=answered_note(verified),
-            event_id=q.event_id,
+            event_id=event_id,
         )
         return True
+
+    async def open_answer_form(self, click: ButtonClick, trigger_id: str) -> None:
+        """The Answer button: a modal to write the answer in (Slack's views.open)."""
+        if not click.value.isdigit() or not trigger_id:
+            return
+        await self._poster.call(
+            "views.open",
+            lambda: self._client.views_open(trigger_id=trigger_id, view=answer_form(click.value)),
+            event_id=f"answer form {click.action_ts}",
+        )
+
+    async def answer_submitted(self, *, escalation_id: str, text: str, user: str) -> None:
+        """The modal's answer: as a first reply in the thread would be."""
+        found = (
+            await asyncio.to_thread(self._escalator.store.get, int(escalation_id))
+            if escalation_id.isdigit()
+            else None
+        )
+        if found is None or not text.strip():
+            log.warning("ignoring an answer form for escalation %r", escalation_id)
+            return
+        name = await self._name(user)
+        await self._answer(found, text=text, user=user, name=name, event_id=f"form {found.id}")
 
     async def _edit(self, escalation: Escalation, q: Question, *, text: str, name: str) -> None:
         target = self._escalator.target_of(escalation)

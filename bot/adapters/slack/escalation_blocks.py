@@ -16,7 +16,13 @@ from bot.adapters.slack.blocks import (
     section,
     source_lines,
 )
-from bot.adapters.slack.config import CONFIRM_ACTION, REASONS, RETIRE_ACTION
+from bot.adapters.slack.config import (
+    ANSWER_ACTION,
+    ANSWER_FORM,
+    CONFIRM_ACTION,
+    REASONS,
+    RETIRE_ACTION,
+)
 from bot.conversation.types import Source
 from bot.conversation.verified import VerifiedAnswer, VerifiedSource
 from bot.verified.escalation import View
@@ -62,13 +68,14 @@ def _question_message(view: View, *, mentions: Sequence[str]) -> SlackMessage:
             _actions([button("Retire", RETIRE_ACTION, str(view.answered.id), danger=True)])
         )
     else:
+        blocks.append(_actions([button("Answer", ANSWER_ACTION, str(e.id), primary=True)]))
         blocks.append(
             context(
                 [
-                    f"*How to answer:* reply in this thread. The first reply becomes the "
-                    f"verified answer for scope `{escape(e.scope)}`, served to everyone who "
-                    f"asks this, and each asker is told. Later, reply `{EDIT_PREFIX} new text` "
-                    "to change it."
+                    "*How to answer:* reply in this thread (or press Answer). The first "
+                    f"reply becomes the verified answer for scope `{escape(e.scope)}`, served "
+                    "to everyone who asks this, and each asker is told. Later, reply "
+                    f"`{EDIT_PREFIX} new text` to change it."
                 ]
             )
         )
@@ -107,6 +114,26 @@ def _confirm_message(view: View, *, mentions: Sequence[str]) -> SlackMessage:
         )
     text = f"A verified answer needs confirming: {clip(e.question, 300)}"
     return SlackMessage(text=escape(text), blocks=blocks)
+
+
+def answer_form(escalation_id: str) -> Block:
+    """The modal the Answer button opens; `private_metadata` carries the escalation."""
+    return {
+        "type": "modal",
+        "callback_id": ANSWER_FORM,
+        "private_metadata": escalation_id,
+        "title": {"type": "plain_text", "text": "Answer the question"},
+        "submit": {"type": "plain_text", "text": "Save answer"},
+        "close": {"type": "plain_text", "text": "Cancel"},
+        "blocks": [
+            {
+                "type": "input",
+                "block_id": "answer",
+                "label": {"type": "plain_text", "text": "The answer, as askers should read it"},
+                "element": {"type": "plain_text_input", "action_id": "text", "multiline": True},
+            }
+        ],
+    }
 
 
 def settled_message(verified: VerifiedAnswer, *, what: str, by: str) -> SlackMessage:

@@ -302,6 +302,22 @@ def button_click(
     return urlencode({"payload": json.dumps(payload)})
 
 
+def view_submission(view: dict[str, Any], *, values: dict[str, Any], user: str = USER) -> str:
+    """A modal the bot opened, submitted (form body): `values` as Slack's view state."""
+    payload = {
+        "type": "view_submission",
+        "team": {"id": TEAM, "domain": "knowbot-test"},
+        "user": {"id": user, "username": "expert", "name": "expert", "team_id": TEAM},
+        "api_app_id": APP_ID,
+        "token": "legacy-verification-token",
+        "trigger_id": "123.456.def",
+        "view": {**view, "id": "V0ANSWER", "team_id": TEAM, "state": {"values": values}},
+        "response_urls": [],
+        "is_enterprise_install": False,
+    }
+    return urlencode({"payload": json.dumps(payload)})
+
+
 def _block_actions(
     container: dict[str, Any], action: dict[str, Any], *, user: str, channel: str
 ) -> dict[str, Any]:

@@ -6,12 +6,18 @@ change of the source suspends it until an owner confirms it."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from pathlib import Path
 
 import pytest
 
-from bot.adapters.slack.config import CONFIRM_ACTION, ESCALATE_ACTION, NOT_VERIFIED_ACTION
+from bot.adapters.slack.config import (
+    ANSWER_ACTION,
+    CONFIRM_ACTION,
+    ESCALATE_ACTION,
+    NOT_VERIFIED_ACTION,
+)
 from bot.wiring import Services
 from knowledge.ingest.options import IngestOptions
 from tests.adapters.slack.conftest import SlackBotUnderTest
@@ -22,6 +28,7 @@ from tests.adapters.slack.payloads import (
     mention,
     message,
     reaction,
+    view_submission,
 )
 from tests.fakes.knowledge_base import write_policy_kb
 from tests.fakes.slack_server import Call, Message
@@ -166,6 +173,31 @@ async def test_repeats_of_a_question_join_one_message_with_a_count(
     await bot.send(message("Agreed.", channel=EXPERTS, user=OWNER, thread_ts=escalation.ts))
     await bot.settle()
     assert len(services.verified.with_status("active")) == 1
+
+
+async def test_the_answer_button_opens_a_form_whose_answer_is_the_verified_answer(
+    bot: SlackBotUnderTest, services: Services
+) -> None:
+    answer = await ask(bot, ASKED, user="U0ALICE")
+    await bot.send(reaction("-1", ts=answer.ts))
+    await bot.settle()
+    [escalation] = experts_posts(bot)
+    value = buttons(escalation)[ANSWER_ACTION]
+    await bot.send(button_click(ANSWER_ACTION, value, message_ts=escalation.ts, channel=EXPERTS,
+                                user=EXPERT))  # fmt: skip
+    await bot.settle()
+    [opened] = bot.slack.of("views.open")
+    view = opened.args["view"]
+    view = json.loads(view) if isinstance(view, str) else view
+    assert view["private_metadata"] == value and opened.args["trigger_id"] == "123.456.abc"
+    form = {"answer": {"text": {"type": "plain_text_input", "value": REPLY}}}
+    assert (await bot.send(view_submission(view, values=form, user=EXPERT))).status == 200
+    await bot.settle()
+    [verified] = services.verified.with_status("active")
+    assert (verified.answer, verified.author) == (REPLY, "Esther Expert")
+    thread = bot.slack.thread_messages(CHANNEL, answer.args["thread_ts"])
+    assert any(m.shown.startswith(f"Esther Expert answered: {REPLY}") for m in thread)
+    assert (EXPERTS, escalation.ts, "white_check_mark") in bot.slack.reactions
 
 
 async def test_ask_an_expert_then_not_what_i_asked(
