@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -108,18 +110,28 @@ def ingest(
 
 def _post_requests(services: Services) -> None:
     """Verified answers this ingest suspended: their experts are asked at once when this
-    process has the Slack token (else a running `knowbot serve` posts the requests)."""
-    if services.settings.slack_bot_token is None:
-        return
-    from bot.adapters.slack.escalating import post_pending_requests
+    process has the chat credentials (else a running `knowbot serve` posts the requests)."""
+    settings = services.settings
+    if settings.slack_bot_token is not None:
+        from bot.adapters.slack.escalating import post_pending_requests as slack
 
+        _post(slack, services, "Slack")
+    if settings.microsoft_app_id is not None:
+        from bot.adapters.teams.escalating import post_pending_requests as teams
+
+        _post(teams, services, "Teams")
+
+
+def _post(
+    post: Callable[[Services], Coroutine[Any, Any, int]], services: Services, where: str
+) -> None:
     try:
-        posted = asyncio.run(post_pending_requests(services))
+        posted = asyncio.run(post(services))
     except Exception as exc:  # the ingest is done; a running bot will post them
-        err.print(f"[yellow]warning:[/] could not post requests to confirm: {exc}")
+        err.print(f"[yellow]warning:[/] could not post requests to confirm in {where}: {exc}")
         return
     if posted:
-        out.print(f"Asked the experts to confirm {posted} verified answer(s) in Slack.")
+        out.print(f"Asked the experts to confirm {posted} verified answer(s) in {where}.")
 
 
 def _read_sources(file: Path, options: IngestOptions) -> list[SourceEntry]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -181,10 +181,19 @@ class EscalationStore:
 
     def claim_pending(self, platform: str, *, limit: int = 20) -> list[Escalation]:
         """Requests waiting to be posted on `platform`, taken by this process alone."""
+        stale_before = sa.func.now() - timedelta(minutes=5)
         with self._engine.begin() as conn:
             ids = (
                 sa.select(es.c.id)
-                .where(es.c.platform == platform, es.c.status == "pending", es.c.kind == "confirm")
+                .where(
+                    es.c.platform == platform,
+                    es.c.kind == "confirm",
+                    sa.or_(
+                        es.c.status == "pending",
+                        # taken by a process that died before posting it
+                        sa.and_(es.c.status == "posting", es.c.updated_at < stale_before),
+                    ),
+                )
                 .order_by(es.c.id)
                 .limit(limit)
                 .with_for_update(skip_locked=True)

@@ -291,6 +291,16 @@ class TeamsEscalating:
             return None
 
 
+async def post_pending_requests(services: Services) -> int:
+    """Post the requests to confirm that an ingest just filed, from the ingest itself
+    (it has the bot's Teams credentials)."""
+    workers = Workers()
+    try:
+        return await TeamsEscalating(services, workers).post_pending()
+    finally:
+        workers.shutdown()
+
+
 def _conversation_of(thread: ThreadRef) -> str:
     """The conversation id a stored thread is posted to: a channel's reply chain, or the
     chat itself."""

@@ -5,6 +5,7 @@ served it at High, a change of its source suspends it until an owner confirms it
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -165,3 +166,30 @@ def test_the_answer_form_and_not_what_i_asked(bot: TeamsBot) -> None:
     )
     normal = [m for m in connector.messages if m.conversation_id == BEN_CHAT][-1]
     assert "Verified by" not in normal.text and "could not find" in normal.text.lower()
+
+
+def test_repeats_of_a_question_update_one_card(bot: TeamsBot) -> None:
+    connector = bot.connector
+    first = ask(bot, ASKED)
+    second = ask(bot, ASKED, chat=BEN_CHAT, sender=OTHER_USER)
+    bot.post(reaction(connector.url, personal(), first.id, added=["sad"]))
+    bot.post(reaction(connector.url, personal(BEN_CHAT), second.id, added=["angry"],
+                      sender=OTHER_USER))  # fmt: skip
+    [card] = cards_in_experts(connector)
+    assert "asked by 1 person" in card_text(card.activity)
+    assert "asked by 2 people" in card_text(connector.current(card.id))
+
+
+def test_an_experts_conversation_the_bot_cannot_post_in_is_logged_and_the_asker_told(
+    bot: TeamsBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    connector = bot.connector
+    low = ask(bot, "do you cover veterinary bills for my dog?")
+    [escalate] = card_actions(low.activity)
+    connector.fail_next_messages(403)
+    with caplog.at_level(logging.ERROR):
+        click(bot, escalate, conversation=personal(), reply_to=low.id)
+    assert cards_in_experts(connector) == []
+    told = [m.text for m in connector.messages if m.conversation_id == PERSONAL_CHAT]
+    assert any("I could not reach the experts" in t for t in told)
+    assert any(EXPERTS in r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR)
