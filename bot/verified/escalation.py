@@ -106,12 +106,6 @@ class Escalator:
         own = self._channels.get(platform, channel).escalate_to
         return own or self._defaults.get(platform) or None
 
-    def enabled(self, platform: str) -> bool:
-        """Whether any channel of the platform may escalate (buttons are worth showing)."""
-        if self._defaults.get(platform):
-            return True
-        return any(c.escalate_to for c in self._channels.all() if c.platform == platform)
-
     def escalate(
         self,
         *,

@@ -56,9 +56,8 @@ class ButtonClick:
 
 def button_click_from(body: dict[str, Any]) -> ButtonClick | None:
     action = (body.get("actions") or [{}])[0]
-    container = body.get("container") if isinstance(body.get("container"), dict) else {}
-    message = body.get("message") if isinstance(body.get("message"), dict) else {}
-    assert isinstance(container, dict) and isinstance(message, dict)
+    container = _object(body.get("container"))
+    message = _object(body.get("message"))
     channel = id_of(body.get("channel")) or str(container.get("channel_id") or "")
     ts = str(container.get("message_ts") or message.get("ts") or "")
     thread = container.get("thread_ts") or message.get("thread_ts")
@@ -427,6 +426,10 @@ async def post_pending_requests(services: Services) -> int:
         client = web_client(services.settings, session=session)
         poster = SlackPoster(client, ChannelPacer(services.settings.slack_post_interval_s))
         return await SlackEscalating(services, poster, client, None).post_pending()
+
+
+def _object(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 def _thread_ts(ref: ThreadRef) -> str | None:
