@@ -132,6 +132,20 @@ class Settings(BaseSettings):
     digest_teams_conversation: str | None = Field(
         default=None, alias="KNOWBOT_DIGEST_TEAMS_CONVERSATION"
     )
+    # Escalation: where questions rated down (or sent with "Ask an expert") go when the
+    # channel names no experts channel of its own (knowbot channels set --escalate-to).
+    # Unset, and no channel names one: nothing escalates.
+    escalation_slack_channel: str | None = Field(
+        default=None, alias="KNOWBOT_ESCALATION_SLACK_CHANNEL"
+    )
+    escalation_teams_conversation: str | None = Field(
+        default=None, alias="KNOWBOT_ESCALATION_TEAMS_CONVERSATION"
+    )
+    # A verified answer nobody confirmed for this long is put to its experts again.
+    verified_max_age_days: float = Field(default=180, gt=0, alias="KNOWBOT_VERIFIED_MAX_AGE_DAYS")
+    # How often a running bot posts pending requests (verified answers to confirm after a
+    # re-ingest changed their source) to the experts channels.
+    escalation_poll_s: float = Field(default=10.0, gt=0, alias="KNOWBOT_ESCALATION_POLL_S")
     slack_workspace_url: str = Field(
         default="https://slack.com", alias="KNOWBOT_SLACK_WORKSPACE_URL"
     )

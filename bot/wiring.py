@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from bot.backends import build_chat_model, build_embedder
 from bot.conversation.pipeline import Pipeline, PipelineConfig
-from bot.conversation.verified import VerifiedMatcher, fitted_rule
+from bot.conversation.verified import Embed, VerifiedMatcher, fitted_rule
 from bot.db import migrate
 from bot.db.engine import Database, create_async_engine, open_database
 from bot.feedback.choosing import build_chooser
@@ -20,6 +20,7 @@ from bot.people.readers import Readers
 from bot.settings import Settings
 from bot.store.answers import AnswerStore
 from bot.store.channels import ChannelStore
+from bot.store.escalations import EscalationStore
 from bot.store.events import EventClaims
 from bot.store.feedback import FeedbackStore
 from bot.store.job_runs import JobRunStore
@@ -27,6 +28,7 @@ from bot.store.rated import RatedAnswerStore
 from bot.store.suggestions import SuggestionStore
 from bot.store.threads import ThreadStore
 from bot.store.verified import VerifiedStore
+from bot.verified.escalation import Escalator
 from bot.verified.expiry import suspend_changed
 from bot.verified.importing import reembed_stale
 from knowledge.ingest.reports import SourceReport
@@ -97,6 +99,30 @@ class Services:
         )
 
     @property
+    def escalator(self) -> Escalator:
+        """Escalation to experts channels (bot.verified.escalation)."""
+        s = self.settings
+
+        def embed() -> tuple[Embed, str]:
+            return self.knowledge.embeddings, self.knowledge.embedding_model
+
+        def locate(chunk_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
+            return self.knowledge.chunk_sources(chunk_ids)
+
+        return Escalator(
+            store=EscalationStore(self.db.engine),
+            answers=self.answers,
+            channels=self.channels,
+            verified=self.verified,
+            defaults={
+                "slack": s.escalation_slack_channel,
+                "teams": s.escalation_teams_conversation,
+            },
+            embed=embed,
+            locate=locate,
+        )
+
+    @property
     def rated(self) -> RatedAnswerStore:
         return RatedAnswerStore(self.db.engine)
 
@@ -134,9 +160,16 @@ class Services:
         return self._knowledge
 
     def _sources_changed(self, reports: Sequence[SourceReport]) -> None:
-        """A re-ingest changed or removed sources: verified answers on them are suspended."""
+        """A re-ingest changed or removed sources: verified answers on them are suspended,
+        and their experts asked to confirm them (requests the chat side posts)."""
         try:
-            suspend_changed(self.verified, reports)
+            suspended = suspend_changed(self.verified, reports)
+            if suspended:
+                for verified in map(self.verified.get, suspended):
+                    if verified is not None:
+                        self.escalator.request_confirmations(
+                            [verified.id], why=verified.status_reason
+                        )
         except Exception:  # the ingest itself succeeded; say so, and what did not follow
             log.exception("verified answers on changed sources could not be suspended")
 

@@ -40,16 +40,30 @@ def set_channel(
         "--require-mention/--no-require-mention",
         help="Answer thread follow-ups only when the bot is mentioned.",
     ),
+    escalate_to: str | None = typer.Option(
+        None,
+        "--escalate-to",
+        help="The experts channel its rated-down questions go to (Slack channel id; with "
+        "--platform teams a Teams channel or conversation id).",
+    ),
+    no_escalation: bool = typer.Option(
+        False, "--no-escalation", help="Stop escalating this channel's questions."
+    ),
     platform: str = typer.Option("slack", "--platform", help="slack or teams."),
 ) -> None:
-    """Map a channel to knowledge scopes (replacing its current ones) and/or set whether it
-    needs mentions. The channel then never sees chunks from any other scope."""
-    if not scope and require_mention is None:
+    """Map a channel to knowledge scopes (replacing its current ones), set whether it needs
+    mentions, and/or where its questions escalate. The channel then never sees chunks from
+    any other scope."""
+    if not scope and require_mention is None and escalate_to is None and not no_escalation:
         raise KnowbotError(
-            "Nothing to set: give --scope NAME (repeatable) and/or "
-            "--require-mention / --no-require-mention."
+            "Nothing to set: give --scope NAME (repeatable), --require-mention / "
+            "--no-require-mention, --escalate-to EXPERTS_CHANNEL and/or --no-escalation."
         )
+    if escalate_to is not None and no_escalation:
+        raise KnowbotError("Give --escalate-to or --no-escalation, not both.")
     _check(platform, channel, scope or [])
+    if escalate_to is not None:
+        _check_experts(platform, escalate_to)
     with open_services(state(ctx).settings) as services:
         for name in _empty_scopes(services, scope or []):
             err.print(
@@ -62,6 +76,7 @@ def set_channel(
             channel,
             scopes=tuple(dict.fromkeys(scope)) if scope else None,
             require_mention=require_mention,
+            escalate_to="" if no_escalation else escalate_to,
         )
     out.print(_describe(saved), highlight=False)
 
@@ -80,11 +95,15 @@ def list_channels(ctx: typer.Context) -> None:
         )
         return
     table = Table(title="Channel settings")
-    for column in ("platform", "channel", "scopes", "mention required"):
+    for column in ("platform", "channel", "scopes", "mention required", "escalates to"):
         table.add_column(column)
     for row in rows:
         table.add_row(
-            row.platform, row.channel, ", ".join(row.scopes), "yes" if row.require_mention else "no"
+            row.platform,
+            row.channel,
+            ", ".join(row.scopes),
+            "yes" if row.require_mention else "no",
+            row.escalate_to or "-",
         )
     out.print(table)
 
@@ -105,6 +124,16 @@ def _check(platform: str, channel: str, scopes: list[str]) -> None:
         )
 
 
+def _check_experts(platform: str, experts: str) -> None:
+    if platform == "slack" and not _SLACK_CHANNEL.match(experts):
+        raise KnowbotError(
+            f"--escalate-to {experts!r} is not a Slack channel ID. Use the experts channel's "
+            "ID (like C0EXPERTS), and invite the bot there (/invite @knowbot)."
+        )
+    if platform == "teams" and not experts.strip():
+        raise KnowbotError("--escalate-to needs the Teams channel or conversation id.")
+
+
 def _empty_scopes(services: Services, scopes: list[str]) -> list[str]:
     with services.db.engine.connect() as conn:
         return [s for s in dict.fromkeys(scopes) if not list_sources(conn, scope=s)]
@@ -112,4 +141,7 @@ def _empty_scopes(services: Services, scopes: list[str]) -> list[str]:
 
 def _describe(saved: ChannelSettings) -> str:
     mention = "needs a mention for follow-ups" if saved.require_mention else "answers follow-ups"
-    return f"{saved.platform} {saved.channel}: scopes {', '.join(saved.scopes)}; {mention}."
+    experts = f"escalates to {saved.escalate_to}" if saved.escalate_to else "no experts channel"
+    return (
+        f"{saved.platform} {saved.channel}: scopes {', '.join(saved.scopes)}; {mention}; {experts}."
+    )

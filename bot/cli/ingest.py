@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -11,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from bot.backends import build_graph_access, confluence_auth
 from bot.cli.state import state
 from bot.errors import KnowbotError
-from bot.wiring import open_services
+from bot.wiring import Services, open_services
 from knowledge.errors import SourceError
 from knowledge.ingest.index import reindex
 from knowledge.ingest.kinds import SourceKind
@@ -21,6 +24,7 @@ from knowledge.ingest.source_links import BadTemplate
 from knowledge.ingest.sources_file import SourceEntry, ingest_sources, read_sources
 
 out = Console()
+err = Console(stderr=True)
 
 
 def ingest(
@@ -107,9 +111,36 @@ def ingest(
             summary.reports += extra.reports
             summary.seconds += extra.seconds
         progress.stop()
+        _post_requests(services)
     print_summary(summary)
     if summary.failed:
         raise typer.Exit(1)
+
+
+def _post_requests(services: Services) -> None:
+    """Verified answers this ingest suspended: their experts are asked at once when this
+    process has the chat credentials (else a running `knowbot serve` posts the requests)."""
+    settings = services.settings
+    if settings.slack_bot_token is not None:
+        from bot.adapters.slack.escalating import post_pending_requests as slack
+
+        _post(slack, services, "Slack")
+    if settings.microsoft_app_id is not None:
+        from bot.adapters.teams.escalating import post_pending_requests as teams
+
+        _post(teams, services, "Teams")
+
+
+def _post(
+    post: Callable[[Services], Coroutine[Any, Any, int]], services: Services, where: str
+) -> None:
+    try:
+        posted = asyncio.run(post(services))
+    except Exception as exc:  # the ingest is done; a running bot will post them
+        err.print(f"[yellow]warning:[/] could not post requests to confirm in {where}: {exc}")
+        return
+    if posted:
+        out.print(f"Asked the experts to confirm {posted} verified answer(s) in {where}.")
 
 
 def _read_sources(file: Path, options: IngestOptions) -> list[SourceEntry]:

@@ -62,9 +62,11 @@ def list_verified(
     status = "suspended" if suspended else "active"
     with open_services(state(ctx).settings) as services:
         rows = services.verified.with_status(status)
+        rated = services.verified.ratings([r.id for r in rows])
     if as_json:
         for row in rows:
-            print(json.dumps(_json(row), ensure_ascii=False))
+            up, down = rated.get(row.id, (0, 0))
+            print(json.dumps({**_json(row), "up": up, "down": down}, ensure_ascii=False))
         return
     if not rows:
         out.print(f"No {status} verified answers.", highlight=False)

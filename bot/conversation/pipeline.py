@@ -180,7 +180,12 @@ class Pipeline:
                 question, history, glossary, self._knowledge.vocabulary(scopes), _step(model)
             )
         with timer.step("verified"):  # a person's answer to this question comes first
-            hit = self._verified.match(standalone, scopes, turn.reader) if self._verified else None
+            wanted = self._verified is not None and not turn.skip_verified
+            hit = (
+                self._verified.match(standalone, scopes, turn.reader)
+                if wanted and self._verified
+                else None
+            )
         if hit is not None:
             return verified_reply(turn, question=question, rewritten=standalone,
                                   expansions=expansions, verified=hit,

@@ -51,6 +51,8 @@ class Turn:
     message_id: str | None = None  # platform id of the user's message
     scopes: tuple[str, ...] = ("default",)
     received_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    # "Not what I asked" under a verified answer: the bot's own answer, no verified one
+    skip_verified: bool = False
     asker: Reader | None = None  # who asked, as access lists name people (None: unknown)
     private: bool = False  # a direct message or personal chat: only the asker reads the reply
 

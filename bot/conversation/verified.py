@@ -76,6 +76,7 @@ class VerifiedAnswer:
     status: str = "active"
     status_reason: str = ""
     origin_escalation_id: int | None = None
+    author_id: str = ""  # the author's chat id ("U0123ABCD", "teams:<id>"); "" for imports
 
     def ref(self) -> dict[str, Any]:
         """What `knowbot ask --json` and the stored answer record say was served."""

@@ -127,6 +127,7 @@ channel_settings = sa.Table(
     sa.Column("scopes", pg.ARRAY(sa.Text), nullable=False),
     sa.Column("require_mention", sa.Boolean, nullable=False, server_default=sa.false()),
     _timestamp("updated_at"),
+    sa.Column("escalate_to", sa.Text),
 )
 
 job_runs = sa.Table(
@@ -163,8 +164,59 @@ verified_answers = sa.Table(
     sa.Column("origin_escalation_id", sa.BigInteger),
     _timestamp("created_at"),
     _timestamp("updated_at"),
+    sa.Column("author_id", sa.Text, nullable=False, server_default=""),
     sa.CheckConstraint(
         "status IN ('active', 'suspended', 'retired')", name="ck_verified_answers_status"
     ),
     sa.Index("ix_verified_answers_scope_status", "scope", "status"),
+)
+
+escalations = sa.Table(
+    "escalations",
+    metadata,
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column("kind", sa.Text, nullable=False),
+    sa.Column("platform", sa.Text, nullable=False),
+    sa.Column("experts_channel", sa.Text, nullable=False),
+    sa.Column("message_id", sa.Text),
+    sa.Column("service_url", sa.Text, nullable=False, server_default=""),
+    sa.Column("scope", sa.Text, nullable=False),
+    sa.Column("question", sa.Text, nullable=False),
+    sa.Column("question_key", sa.Text, nullable=False),
+    sa.Column("answer_text", sa.Text, nullable=False, server_default=""),
+    sa.Column("sources", pg.JSONB, nullable=False, server_default=sa.text("'[]'::jsonb")),
+    sa.Column("owners", pg.ARRAY(sa.Text), nullable=False, server_default="{}"),
+    sa.Column("verified_id", sa.BigInteger),
+    sa.Column("answered_verified_id", sa.BigInteger),
+    sa.Column("status", sa.Text, nullable=False, server_default="pending"),
+    sa.Column("detail", sa.Text, nullable=False, server_default=""),
+    sa.Column("answered_by", sa.Text, nullable=False, server_default=""),
+    sa.Column("answered_at", sa.DateTime(timezone=True)),
+    _timestamp("created_at"),
+    _timestamp("updated_at"),
+    sa.CheckConstraint("kind IN ('question', 'confirm')", name="ck_escalations_kind"),
+    sa.CheckConstraint(
+        "status IN ('pending', 'posting', 'open', 'answered', 'closed', 'unreachable')",
+        name="ck_escalations_status",
+    ),
+    sa.Index("ix_escalations_message", "platform", "experts_channel", "message_id"),
+    sa.Index("ix_escalations_key", "question_key", "created_at"),
+    sa.Index("ix_escalations_status", "status"),
+)
+
+escalation_askers = sa.Table(
+    "escalation_askers",
+    metadata,
+    sa.Column(
+        "escalation_id",
+        sa.BigInteger,
+        sa.ForeignKey("escalations.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("user_id", sa.Text, primary_key=True),
+    sa.Column("answer_id", sa.BigInteger),
+    sa.Column("rating", sa.Integer),
+    sa.Column("reason", sa.Text, nullable=False, server_default=""),
+    _timestamp("created_at"),
+    sa.Index("ix_escalation_askers_answer", "answer_id"),
 )

@@ -3,6 +3,7 @@ links back to them, and any scheduled job that failed since the last digest."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
@@ -10,12 +11,14 @@ from urllib.parse import quote
 
 from bot.store.job_runs import JobRun, JobRunStore
 from bot.store.rated import Delivery, RatedAnswer, RatedAnswerStore
+from bot.verified.gaps import ExpertsGaps
 
 DIGEST_JOB = "digest"
 WEEK = timedelta(days=7)
 STUCK_AFTER = timedelta(hours=6)  # a run "running" this long died with its process
 
 Style = Literal["slack", "markdown"]
+GapsOf = Callable[[datetime, datetime], tuple[ExpertsGaps, ...]]
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,7 @@ class Digest:
     down: int
     worst: tuple[WorstAnswer, ...]
     failures: tuple[JobRun, ...]
+    gaps: tuple[ExpertsGaps, ...] = ()  # per experts channel: what it could answer
 
     @property
     def share_positive(self) -> float | None:
@@ -53,8 +57,10 @@ def build_digest(
     until: datetime,
     slack_workspace_url: str,
     top: int = 5,
+    gaps: GapsOf | None = None,
 ) -> Digest:
-    """Since the last digest that was posted (or a week, the first time)."""
+    """Since the last digest that was posted (or a week, the first time). `gaps`: the
+    questions of the period declined or rated down, per experts channel."""
     since = runs.last_finished(DIGEST_JOB) or until - WEEK
     items = rated.rated(since=since)
     worst = sorted((i for i in items if i.down), key=lambda i: (i.up - i.down, -i.down, i.id))
@@ -69,6 +75,7 @@ def build_digest(
         down=sum(i.down for i in items),
         worst=tuple(_worst(i, deliveries.get(i.id), slack_workspace_url) for i in worst),
         failures=tuple(_failed(runs.runs(since=since), until)),
+        gaps=gaps(since, until) if gaps else (),
     )
 
 
@@ -127,6 +134,8 @@ def render(digest: Digest, style: Style) -> str:
         parts.append(f"{bold}Worst answers{bold}\n" + "\n".join(rows))
     else:
         parts.append("No answer was down-voted.")
+    for experts in digest.gaps:
+        parts.append(_gaps(experts, style))
     if digest.failures:
         rows = []
         for run in digest.failures:
@@ -136,6 +145,22 @@ def render(digest: Digest, style: Style) -> str:
             )
         parts.append(f"{bold}Job failures{bold}\n" + "\n".join(rows))
     return "\n\n".join(parts)
+
+
+def _gaps(experts: ExpertsGaps, style: Style) -> str:
+    bold = "*" if style == "slack" else "**"
+    dot = "•" if style == "slack" else "-"
+    where = f"<#{experts.experts_channel}>" if style == "slack" else experts.experts_channel
+    rows = []
+    for gap in experts.gaps[:10]:
+        people = "1 asker" if len(gap.askers) == 1 else f"{len(gap.askers)} askers"
+        links = " ".join(_link(f"[{n}]", url, style) for n, url in enumerate(gap.links, 1))
+        rows.append(f"{dot} “{_clip(gap.question)}” ({people}) {links}".rstrip())
+    more = len(experts.gaps) - 10
+    if more > 0:
+        rows.append(f"{dot} …and {more} more")
+    head = f"{bold}Questions declined or rated down, for {where}{bold}"
+    return head + "\n" + "\n".join(rows)
 
 
 def _link(text: str, url: str | None, style: Style) -> str:

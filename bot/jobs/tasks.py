@@ -1,4 +1,5 @@
-"""The scheduled jobs: re-ingest configured sources, expire old memory, post the digest.
+"""The scheduled jobs: re-ingest configured sources, expire old memory (and ask experts to
+confirm verified answers older than KNOWBOT_VERIFIED_MAX_AGE_DAYS), post the digest.
 Blocking work (embedding, SQL) runs in a worker thread so the event loop that serves the
 chat platforms is never held up by a job."""
 
@@ -13,10 +14,11 @@ from apscheduler.triggers.cron import CronTrigger
 
 from bot.backends import build_graph_access, confluence_auth
 from bot.errors import KnowbotError
-from bot.jobs.digest import DIGEST_JOB, build_digest
+from bot.jobs.digest import DIGEST_JOB, GapsOf, build_digest, link_to
 from bot.jobs.posters import DigestPoster, build_posters
 from bot.jobs.runner import JobBody, JobFailed, JobSpec
 from bot.settings import Settings
+from bot.verified.gaps import ExpertsGaps, weekly_gaps
 from bot.wiring import Services
 from knowledge.errors import SourceError
 from knowledge.ingest.options import IngestOptions
@@ -95,13 +97,34 @@ def expire(services: Services) -> JobBody:
         threads = await asyncio.to_thread(services.threads.expire, now - max_age)
         claims = await asyncio.to_thread(services.events.expire, now - EVENT_CLAIMS_KEPT)
         runs = await asyncio.to_thread(services.job_runs.prune, now - JOB_RUNS_KEPT)
+        verified_age = timedelta(days=services.settings.verified_max_age_days)
+        asked = await asyncio.to_thread(services.escalator.ask_again_old, max_age=verified_age)
         days = services.settings.memory_max_age_days
         return (
             f"expired {threads} threads idle over {days:g} days, "
-            f"{claims} event claims, {runs} job runs"
+            f"{claims} event claims, {runs} job runs; "
+            f"{len(asked)} old verified answers put to their experts again"
         )
 
     return run
+
+
+def gaps_of(services: Services) -> GapsOf:
+    """The digest's gaps: escalated and declined questions grouped by meaning under the
+    index's embedding model."""
+    url = services.settings.slack_workspace_url
+
+    def of(since: datetime, until: datetime) -> tuple[ExpertsGaps, ...]:
+        return weekly_gaps(
+            services.escalator,
+            services.rated,
+            since=since,
+            until=until,
+            embed=lambda texts: services.knowledge.embeddings(texts),  # loaded if needed
+            link=lambda d: link_to(d, url),
+        )
+
+    return of
 
 
 def digest(services: Services, posters: Sequence[DigestPoster]) -> JobBody:
@@ -112,6 +135,7 @@ def digest(services: Services, posters: Sequence[DigestPoster]) -> JobBody:
             services.job_runs,
             until=datetime.now(UTC),
             slack_workspace_url=services.settings.slack_workspace_url,
+            gaps=gaps_of(services),
         )
         failed = []
         for poster in posters:  # one unreachable target must not silence the others

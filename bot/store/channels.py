@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
@@ -19,6 +20,7 @@ class ChannelSettings:
     channel: str
     scopes: tuple[str, ...]
     require_mention: bool = False
+    escalate_to: str | None = None  # the experts channel its questions go to
 
 
 class ChannelStore:
@@ -35,7 +37,7 @@ class ChannelStore:
             ).first()
         if row is None:
             return ChannelSettings(platform, channel, DEFAULT_SCOPES)
-        return ChannelSettings(platform, channel, tuple(row.scopes), row.require_mention)
+        return _settings(row)
 
     def set(
         self,
@@ -44,20 +46,22 @@ class ChannelStore:
         *,
         scopes: tuple[str, ...] | None = None,
         require_mention: bool | None = None,
+        escalate_to: str | None = None,
     ) -> ChannelSettings:
+        """None leaves a setting as it is; `escalate_to=""` stops escalating."""
         current = self.get(platform, channel)
         new_scopes = list(scopes if scopes is not None else current.scopes)
         mention = current.require_mention if require_mention is None else require_mention
-        stmt = insert(channel_settings).values(
-            platform=platform, channel=channel, scopes=new_scopes, require_mention=mention
-        )
+        experts = current.escalate_to if escalate_to is None else (escalate_to or None)
+        values = {"scopes": new_scopes, "require_mention": mention, "escalate_to": experts}
+        stmt = insert(channel_settings).values(platform=platform, channel=channel, **values)
         stmt = stmt.on_conflict_do_update(
             index_elements=["platform", "channel"],
-            set_={"scopes": new_scopes, "require_mention": mention, "updated_at": sa.func.now()},
+            set_={**values, "updated_at": sa.func.now()},
         )
         with self._engine.begin() as conn:
             conn.execute(stmt)
-        return ChannelSettings(platform, channel, tuple(new_scopes), mention)
+        return ChannelSettings(platform, channel, tuple(new_scopes), mention, experts)
 
     def all(self) -> list[ChannelSettings]:
         with self._engine.connect() as conn:
@@ -66,7 +70,10 @@ class ChannelStore:
                     channel_settings.c.platform, channel_settings.c.channel
                 )
             )
-            return [
-                ChannelSettings(r.platform, r.channel, tuple(r.scopes), r.require_mention)
-                for r in rows
-            ]
+            return [_settings(r) for r in rows]
+
+
+def _settings(row: Any) -> ChannelSettings:
+    return ChannelSettings(
+        row.platform, row.channel, tuple(row.scopes), row.require_mention, row.escalate_to
+    )

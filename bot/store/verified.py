@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from bot.conversation.verified import Candidate, VerifiedAnswer, VerifiedSource
+from bot.db.tables import answers, feedback
 from bot.db.tables import verified_answers as va
 
 _FIELDS = (
@@ -24,6 +25,7 @@ _FIELDS = (
     va.c.status,
     va.c.status_reason,
     va.c.origin_escalation_id,
+    va.c.author_id,
 )
 
 
@@ -40,6 +42,7 @@ class NewVerified:
     answer_embedding: Sequence[float]
     embed_model: str
     origin_escalation_id: int | None = None
+    author_id: str = ""
 
 
 class VerifiedStore:
@@ -70,6 +73,51 @@ class VerifiedStore:
                 .values(status=status, status_reason=reason, updated_at=sa.func.now())
             )
         return done.rowcount > 0
+
+    def confirm(self, verified_id: int) -> bool:
+        """Someone vouched for it again: active, and verified as of now."""
+        with self._engine.begin() as conn:
+            done = conn.execute(
+                sa.update(va)
+                .where(va.c.id == verified_id, va.c.status != "retired")
+                .values(
+                    status="active",
+                    status_reason="",
+                    verified_at=sa.func.now(),
+                    updated_at=sa.func.now(),
+                )
+            )
+        return done.rowcount > 0
+
+    def revise(
+        self, verified_id: int, *, answer: str, answer_embedding: Sequence[float], model: str
+    ) -> bool:
+        """New wording from its experts: active again, verified as of now. An answer
+        embedded under another model keeps being re-embedded from its text (stale())."""
+        with self._engine.begin() as conn:
+            done = conn.execute(
+                sa.update(va)
+                .where(va.c.id == verified_id, va.c.embed_model == model)
+                .values(
+                    answer=answer,
+                    answer_embedding=list(answer_embedding),
+                    status="active",
+                    status_reason="",
+                    verified_at=sa.func.now(),
+                    updated_at=sa.func.now(),
+                )
+            )
+        return done.rowcount > 0
+
+    def older_than(self, when: Any) -> list[VerifiedAnswer]:
+        """Active answers last verified before `when` (to be confirmed again)."""
+        query = (
+            sa.select(*_FIELDS)
+            .where(va.c.status == "active", va.c.verified_at < when)
+            .order_by(va.c.id)
+        )
+        with self._engine.connect() as conn:
+            return [_answer(r) for r in conn.execute(query)]
 
     def suspend_relying_on(
         self, *, source_ids: Sequence[int] = (), uris: Sequence[str] = (), reason: str
@@ -144,6 +192,22 @@ class VerifiedStore:
                 Candidate(_answer(r), float(r.q_sim), float(r.a_sim)) for r in conn.execute(query)
             ]
 
+    def ratings(self, verified_ids: Sequence[int]) -> dict[int, tuple[int, int]]:
+        """(up, down) per verified answer: the ratings of every answer that served it."""
+        if not verified_ids:
+            return {}
+        served = answers.c.choices["verified"].astext
+        up = sa.func.count().filter(feedback.c.rating > 0).label("up")
+        down = sa.func.count().filter(feedback.c.rating < 0).label("down")
+        query = (
+            sa.select(served.label("verified"), up, down)
+            .select_from(answers.join(feedback, feedback.c.answer_id == answers.c.id))
+            .where(served.in_([str(i) for i in verified_ids]))
+            .group_by(served)
+        )
+        with self._engine.connect() as conn:
+            return {int(r.verified): (int(r.up), int(r.down)) for r in conn.execute(query)}
+
     def delete_scope(self, scope: str) -> int:
         """Remove every verified answer of a scope (the evaluation's throwaway scope)."""
         with self._engine.begin() as conn:
@@ -161,6 +225,7 @@ def _insert(conn: Connection, entry: NewVerified) -> int:
         "answer_embedding": list(entry.answer_embedding),
         "embed_model": entry.embed_model,
         "origin_escalation_id": entry.origin_escalation_id,
+        "author_id": entry.author_id,
     }
     return int(conn.execute(sa.insert(va).values(**values).returning(va.c.id)).scalar_one())
 
@@ -177,4 +242,5 @@ def _answer(row: Any) -> VerifiedAnswer:
         status=row.status,
         status_reason=row.status_reason,
         origin_escalation_id=row.origin_escalation_id,
+        author_id=row.author_id,
     )

@@ -1,7 +1,8 @@
 """Verified answers expire when the knowledge under them changes: a re-ingest that changes or
 removes a source suspends every active verified answer relying on it (by source id or uri).
-A suspended answer is not served until someone restores it; asking its author or the
-source's owners to confirm it belongs to the escalation flow (not built yet)."""
+A suspended answer is not served until someone restores it; its author and the source's
+owners are asked to confirm it in the experts channel (Services._sources_changed files the
+request, bot.verified.escalation; the chat side posts it)."""
 
 from __future__ import annotations
 

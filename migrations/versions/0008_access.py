@@ -1,7 +1,7 @@
 """knowledge: who may read each chunk (the access list of the item it came from)
 
 Revision ID: 0008
-Revises: 0006
+Revises: 0007
 Create Date: 2026-11-26
 
 Every chunk carries its item's access list (e-mail addresses, Entra object ids,
@@ -17,7 +17,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql as pg
 
 revision = "0008"
-down_revision = "0006"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 

@@ -58,6 +58,7 @@ class FakeConnector:
     delay_s: float = 0.0  # how long each message post takes to be accepted
     streams: dict[str, list[Posted]] = field(default_factory=dict)  # accepted, by stream id
     members: dict[str, dict[str, Any]] = field(default_factory=dict)  # the roster, by user id
+    updates: dict[str, dict[str, Any]] = field(default_factory=dict)  # id -> latest update
     _refuse_after: int | None = None
     _closed_streams: set[str] = field(default_factory=set)
     _failures: list[int] = field(default_factory=list)
@@ -104,6 +105,22 @@ class FakeConnector:
             body = {"error": {"code": "MemberNotFoundInConversation"}}
             return web.json_response(body, status=404)
         return web.json_response(member)
+
+    def current(self, activity_id: str) -> dict[str, Any]:
+        """A message as it shows now: as posted, or as last updated."""
+        found = self.updates.get(activity_id)
+        if found is not None:
+            return found
+        return next(p.activity for p in self.posted if p.id == activity_id)
+
+    async def _put(self, request: web.Request) -> web.Response:
+        """UpdateActivity: the bot replaces one of its messages."""
+        activity_id = request.match_info["activity"]
+        if not any(p.id == activity_id for p in self.posted):
+            error = {"error": {"code": "NotFound", "message": "no such activity"}}
+            return web.json_response(error, status=404)
+        self.updates[activity_id] = await request.json()
+        return web.json_response({"id": activity_id})
 
     async def _post(self, request: web.Request) -> web.Response:
         activity = await request.json()
@@ -191,6 +208,7 @@ def fake_connector() -> Iterator[FakeConnector]:
     app.router.add_post("/v3/conversations/{conversation}/activities", fake._post)
     app.router.add_post("/v3/conversations/{conversation}/activities/{reply_to}", fake._post)
     app.router.add_get("/v3/conversations/{conversation}/members/{member}", fake._member)
+    app.router.add_put("/v3/conversations/{conversation}/activities/{activity}", fake._put)
     with serve_app(app) as url:
         fake.url = f"{url}/"
         yield fake

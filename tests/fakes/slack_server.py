@@ -115,7 +115,10 @@ class FakeSlack:
     messages: dict[tuple[str, str], Message] = field(default_factory=dict)  # by (channel, ts)
     streams_expire: bool = False  # a stream times out as soon as it has started
     delays: dict[str, float] = field(default_factory=dict)  # method -> seconds before replying
-    emails: dict[str, str] = field(default_factory=dict)  # user id -> e-mail (users.info)
+    users: dict[str, str] = field(default_factory=dict)  # user id -> real name (users.info)
+    emails: dict[str, str] = field(
+        default_factory=dict
+    )  # user id -> e-mail (users.info, lookupByEmail)
     _failures: dict[str, list[Failure]] = field(default_factory=dict)
     _ts: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _sockets: list[web.WebSocketResponse] = field(default_factory=list)
@@ -188,7 +191,7 @@ class FakeSlack:
     def app(self) -> web.Application:
         app = web.Application()
         app.router.add_post("/api/{method}", self._api)
-        app.router.add_get("/api/{method}", self._api)  # slack_sdk reads users.info by GET
+        app.router.add_get("/api/{method}", self._api)  # users.info, users.lookupByEmail
         app.router.add_post("/response/{name}", self._webhook)
         app.router.add_get("/socket", self._socket)
         return app
@@ -271,9 +274,20 @@ class FakeSlack:
             return {"ok": True}
         if method == "users.info":
             user = str(args.get("user"))
-            if user not in self.emails:
+            if user not in self.users and user not in self.emails:
                 return {"ok": False, "error": "user_not_found"}
-            return {"ok": True, "user": {"id": user, "profile": {"email": self.emails[user]}}}
+            name = self.users.get(user, "")
+            profile = {"real_name": name, "display_name": name}
+            if user in self.emails:
+                profile["email"] = self.emails[user]
+            found = {"id": user, "name": name.lower(), "real_name": name, "profile": profile}
+            return {"ok": True, "user": found}
+        if method == "users.lookupByEmail":
+            wanted = str(args.get("email")).lower()
+            known = next((u for u, e in self.emails.items() if e.lower() == wanted), None)
+            if known is None:
+                return {"ok": False, "error": "users_not_found"}
+            return {"ok": True, "user": {"id": known, "name": known.lower()}}
         if method == "chat.postEphemeral":
             return {"ok": True, "message_ts": f"{1_700_200_000 + next(self._ts)}.000200"}
         return {"ok": True}

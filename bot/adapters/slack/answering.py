@@ -67,6 +67,14 @@ class Answering:
             if q.direct or q.mentioned:  # a maybe-follow-up is not worth an apology
                 await self._say(q, CANNOT_ANSWER)
 
+    async def answer_in(self, q: Question, scopes: tuple[str, ...]) -> None:
+        """Answer `q` in its thread whatever was said before (a button asked for it)."""
+        try:
+            await self._answer(q, scopes)
+        except Exception:
+            log.exception("event %s: could not answer again in %s", q.event_id, q.channel)
+            await self._say(q, CANNOT_ANSWER)
+
     async def _scopes_if_wanted(self, q: Question) -> tuple[str, ...] | None:
         """The channel's scopes, or None when the message is not for the bot: a thread
         message without a mention counts only in a thread the bot has answered in, and only
@@ -132,8 +140,15 @@ class Answering:
         self, q: Question, answer: Answer, shown: Shown, live: SlackLive | None
     ) -> None:
         hint = self._options.hint
-        message = answer_message(answer, rate_hint=hint)
-        ts = await live.finish(answer, message, rate_hint=hint) if live else None
+        escalate = await asyncio.to_thread(
+            self._services.escalator.experts_for, PLATFORM, q.channel
+        )
+        message = answer_message(answer, rate_hint=hint, escalate=bool(escalate))
+        ts = (
+            await live.finish(answer, message, rate_hint=hint, escalate=bool(escalate))
+            if live
+            else None
+        )
         if ts is None:
             ts = await self._poster.post(
                 channel=q.channel, thread_ts=q.reply_thread, message=message, event_id=q.event_id

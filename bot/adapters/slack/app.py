@@ -7,10 +7,11 @@ shutdown can let them finish. Answers therefore never delay the ack."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,8 +30,19 @@ from bot.adapters.slack.answering import Answering
 from bot.adapters.slack.assistant import AssistantThreads
 from bot.adapters.slack.background import Background
 from bot.adapters.slack.client import for_bolt, identify, web_client
-from bot.adapters.slack.config import FEEDBACK_ACTION, SlackOptions
+from bot.adapters.slack.config import (
+    ANSWER_ACTION,
+    ANSWER_FORM,
+    CONFIRM_ACTION,
+    ESCALATE_ACTION,
+    FEEDBACK_ACTION,
+    NOT_VERIFIED_ACTION,
+    RETIRE_ACTION,
+    SlackOptions,
+)
+from bot.adapters.slack.escalating import ButtonClick, SlackEscalating, button_click_from
 from bot.adapters.slack.events import (
+    Question,
     feedback_click_from,
     id_of,
     opened_thread_from,
@@ -55,6 +67,7 @@ log = logging.getLogger(__name__)
 
 SHUTDOWN_GRACE_S = 20.0  # an answer in progress usually needs a few seconds more
 ANSWER_THREADS = 32  # answers in progress at once; the rest queue (see Answering)
+Listener = Callable[[AsyncAck, dict[str, Any]], Awaitable[None]]
 
 
 @dataclass
@@ -64,6 +77,7 @@ class SlackBot:
     identity: AuthorizeResult
     background: Background
     _session: aiohttp.ClientSession
+    _pending: asyncio.Task[None] | None = None
     _answer_pool: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(ANSWER_THREADS, thread_name_prefix="answer")
     )
@@ -105,6 +119,9 @@ class SlackBot:
         return bot
 
     async def close(self, *, grace_s: float = SHUTDOWN_GRACE_S) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+            await asyncio.gather(self._pending, return_exceptions=True)
         await self.background.drain(grace_s)
         await self._session.close()
         self._answer_pool.shutdown(wait=False, cancel_futures=True)
@@ -114,7 +131,14 @@ class SlackBot:
         people = SlackPeople(self.client, services.readers)
         answering = Answering(services, poster, options, executor=self._answer_pool, people=people)
         bot_user = self.identity.bot_user_id
-        ratings = Ratings(services, poster, options, bot_user_ids=(bot_user,) if bot_user else ())
+        escalating = SlackEscalating(services, poster, self.client, answering)
+        ratings = Ratings(
+            services,
+            poster,
+            options,
+            bot_user_ids=(bot_user,) if bot_user else (),
+            escalating=escalating,
+        )
         assistant = AssistantThreads(services, poster, options, people=people)
         forgetting = Forgetting(services)
         spawn = self.background.spawn
@@ -125,9 +149,28 @@ class SlackBot:
                 return
             if body["event"]["type"] == "app_mention" and question.direct:
                 return  # the direct message's own `message` event answers it
-            if body["event"]["type"] == "message" and question.mentioned and not question.direct:
-                return  # the `app_mention` event for this message answers it
-            spawn(answering.handle(question), name=f"answer {question.event_id}")
+            is_message = body["event"]["type"] == "message"
+            spawn(route(question, is_message=is_message), name=f"answer {question.event_id}")
+
+        async def route(question: Question, *, is_message: bool) -> None:
+            """A reply in an escalation's thread is for the experts' loop, never answered;
+            of the two events a mention in a channel sends, `app_mention` answers it."""
+            if await escalating.thread_reply(question, is_message_event=is_message):
+                return
+            if is_message and question.mentioned and not question.direct:
+                return
+            await answering.handle(question)
+
+        def on_button(
+            act: Callable[[ButtonClick], Coroutine[Any, Any, None]], what: str
+        ) -> Listener:
+            async def listener(ack: AsyncAck, body: dict[str, Any]) -> None:
+                await ack()
+                click = button_click_from(body)
+                if click is not None:
+                    spawn(act(click), name=what)
+
+            return listener
 
         async def on_reaction(body: dict[str, Any]) -> None:
             reaction = reaction_from(body, bot_user_id=bot_user)
@@ -155,6 +198,25 @@ class SlackBot:
             user = id_of(body.get("user"))
             spawn(ratings.reason(value=value, user=user, respond=respond), name="reason")
 
+        async def on_answer_button(ack: AsyncAck, body: dict[str, Any]) -> None:
+            await ack()
+            click = button_click_from(body)
+            trigger = str(body.get("trigger_id") or "")
+            if click is not None:  # the trigger expires in 3 s: open the form right away
+                await escalating.open_answer_form(click, trigger)
+
+        async def on_answer_form(ack: AsyncAck, body: dict[str, Any]) -> None:
+            await ack()
+            view = body.get("view") or {}
+            values = (view.get("state") or {}).get("values") or {}
+            text = str(((values.get("answer") or {}).get("text") or {}).get("value") or "")
+            work = escalating.answer_submitted(
+                escalation_id=str(view.get("private_metadata") or ""),
+                text=text,
+                user=id_of(body.get("user")),
+            )
+            spawn(work, name="answer form")
+
         async def on_forget_command(ack: AsyncAck, body: dict[str, Any], respond: Respond) -> None:
             await ack()
             spawn(forgetting.forget(thread_from_command(body), respond=respond), name="forget")
@@ -173,9 +235,20 @@ class SlackBot:
         self.app.event("assistant_thread_started")(on_thread_opened)
         self.app.action(FEEDBACK_ACTION)(on_feedback)
         self.app.action(re.compile(r"^knowbot_reason_"))(on_reason)
+        self.app.action(ESCALATE_ACTION)(on_button(escalating.asked, "ask an expert"))
+        self.app.action(NOT_VERIFIED_ACTION)(on_button(escalating.not_what_i_asked, "not verified"))
+        self.app.action(CONFIRM_ACTION)(on_button(escalating.confirm, "confirm verified"))
+        self.app.action(RETIRE_ACTION)(on_button(escalating.retire, "retire verified"))
+        self.app.action(ANSWER_ACTION)(on_answer_button)
+        self.app.view(ANSWER_FORM)(on_answer_form)
         self.app.command(COMMAND)(on_forget_command)
         self.app.shortcut(SHORTCUT)(on_forget_shortcut)
         self.app.event(re.compile(r".*"))(on_other_event)  # last: bolt stops at the first match
+        # requests to confirm verified answers, left by re-ingests in any process
+        self._pending = asyncio.get_running_loop().create_task(
+            escalating.keep_posting(services.settings.escalation_poll_s),
+            name="post requests to confirm",
+        )
 
 
 async def _storable_body(

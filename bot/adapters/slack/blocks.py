@@ -13,8 +13,15 @@ from slack_sdk.models.blocks import (
     FeedbackButtonsElement,
 )
 
-from bot.adapters.slack.config import BAD, FEEDBACK_ACTION, GOOD, REASONS
-from bot.conversation.types import Answer, Bullet, Source
+from bot.adapters.slack.config import (
+    BAD,
+    ESCALATE_ACTION,
+    FEEDBACK_ACTION,
+    GOOD,
+    NOT_VERIFIED_ACTION,
+    REASONS,
+)
+from bot.conversation.types import Answer, Bullet, Confidence, Source
 
 # Slack's published limits, with room to spare where Slack counts differently than Python.
 MAX_BLOCKS = 50
@@ -48,9 +55,10 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def answer_message(answer: Answer, *, rate_hint: str = "") -> SlackMessage:
+def answer_message(answer: Answer, *, rate_hint: str = "", escalate: bool = False) -> SlackMessage:
+    """`escalate`: the channel has experts, so an answer short of High offers them."""
     head = [searched_block(answer)] if answer.was_rewritten else []
-    tail = tail_blocks(answer, rate_hint=rate_hint)
+    tail = tail_blocks(answer, rate_hint=rate_hint, escalate=escalate)
     room = MAX_BLOCKS - len(head) - len(tail) - 1  # one left for the "shortened" note
     body, shortened = bullet_sections(answer.bullets, max_sections=room)
     if shortened:
@@ -58,10 +66,13 @@ def answer_message(answer: Answer, *, rate_hint: str = "") -> SlackMessage:
     return SlackMessage(text=fallback_text(answer), blocks=[*head, *body, *tail])
 
 
-def tail_blocks(answer: Answer, *, rate_hint: str, searched: bool = False) -> list[Block]:
-    """What follows the bullets: the notice, the sources, the confidence and the feedback
-    buttons (where the answer can be rated). `searched`: the "Searched for" line too (a
-    streamed answer's bullets are already out, so it goes below them)."""
+def tail_blocks(
+    answer: Answer, *, rate_hint: str, searched: bool = False, escalate: bool = False
+) -> list[Block]:
+    """What follows the bullets: the notice, the sources, the confidence, the feedback
+    buttons (where the answer can be rated) and the escalation buttons. `searched`: the
+    "Searched for" line too (a streamed answer's bullets are already out, so it goes
+    below them)."""
     tail = [searched_block(answer)] if searched and answer.was_rewritten else []
     if answer.notice:
         tail.append(context([f"_{escape(clip(answer.notice, 500))}_"]))
@@ -71,7 +82,36 @@ def tail_blocks(answer: Answer, *, rate_hint: str, searched: bool = False) -> li
     tail.append(context([f"{footer} · {rate_hint}" if rate_hint else footer]))
     if answer.question:  # not on "please type a question"
         tail.append(feedback_block())
+        tail += answer_buttons(answer, escalate=escalate)
     return tail
+
+
+def answer_buttons(answer: Answer, *, escalate: bool) -> list[Block]:
+    """ "Not what I asked" on a verified answer; "Ask an expert" on any other answer short
+    of High (could-not-find included) where the channel escalates."""
+    if answer.verified is not None:
+        chosen = button("Not what I asked", NOT_VERIFIED_ACTION, str(answer.id))
+    elif escalate and answer.confidence != Confidence.HIGH:
+        chosen = button("Ask an expert", ESCALATE_ACTION, str(answer.id))
+    else:
+        return []
+    return [{"type": "actions", "block_id": "knowbot_answer_actions", "elements": [chosen]}]
+
+
+def button(
+    label: str, action: str, value: str, *, primary: bool = False, danger: bool = False
+) -> Block:
+    block: Block = {
+        "type": "button",
+        "action_id": action,
+        "text": {"type": "plain_text", "text": label},
+        "value": value,
+    }
+    if primary:
+        block["style"] = "primary"
+    elif danger:
+        block["style"] = "danger"
+    return block
 
 
 def searched_block(answer: Answer) -> Block:

@@ -25,6 +25,14 @@ FEEDBACK_ACTION = "knowbot_feedback"
 GOOD, BAD = "good", "bad"
 FEEDBACK_RATINGS = {GOOD: 1, BAD: -1}
 
+# Buttons of the escalation loop (bot/adapters/slack/escalating.py).
+ESCALATE_ACTION = "knowbot_escalate"  # "Ask an expert" under a Medium/Low answer
+NOT_VERIFIED_ACTION = "knowbot_not_verified"  # "Not what I asked" under a verified answer
+CONFIRM_ACTION = "knowbot_verified_confirm"
+RETIRE_ACTION = "knowbot_verified_retire"
+ANSWER_ACTION = "knowbot_answer"  # on the experts' message: opens the answer form
+ANSWER_FORM = "knowbot_answer_form"  # the modal's callback id
+
 # Why a user rated an answer down: (stored value, button label).
 REASONS: tuple[tuple[str, str], ...] = (
     ("wrong", "Wrong"),

@@ -40,6 +40,7 @@ class Question:
     thread_ts: str | None  # the thread it was posted in, if any
     direct: bool  # a direct message with the bot
     mentioned: bool
+    skip_verified: bool = False  # "Not what I asked": the bot's own answer
 
     @property
     def reply_thread(self) -> str | None:
@@ -73,6 +74,7 @@ class Question:
             scopes=scopes,
             asker=asker,
             private=self.direct,
+            skip_verified=self.skip_verified,
         )
 
 

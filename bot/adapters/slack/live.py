@@ -60,7 +60,9 @@ class SlackLive:
         the finished answer replaces it whole (after ending the stream, if one runs)."""
         self._unsure = True
 
-    async def finish(self, answer: Answer, message: SlackMessage, *, rate_hint: str) -> str | None:
+    async def finish(
+        self, answer: Answer, message: SlackMessage, *, rate_hint: str, escalate: bool = False
+    ) -> str | None:
         """The finished answer into the message; its ts, or None when there is no message
         showing it (nothing was drafted, or Slack took no edit): the caller then posts."""
         if self.ts is None:
@@ -68,7 +70,7 @@ class SlackLive:
         if self._mode == STREAM:
             if not self._unsure and tuple(answer.bullets[: len(self._shown)]) == self._shown:
                 rest = markdown_bullets(answer.bullets[len(self._shown) :])
-                tail = tail_blocks(answer, rate_hint=rate_hint, searched=True)
+                tail = tail_blocks(answer, rate_hint=rate_hint, searched=True, escalate=escalate)
                 stopped = await self._poster.stop_stream(
                     self._target, ts=self.ts, markdown=rest, blocks=tail
                 )

@@ -39,6 +39,15 @@ class SlackPoster:
         self, *, channel: str, thread_ts: str | None, message: SlackMessage, event_id: str
     ) -> str | None:
         """The new message's ts, or None when Slack would not take it (already logged)."""
+        sent = await self.deliver(
+            channel=channel, thread_ts=thread_ts, message=message, event_id=event_id
+        )
+        return sent.ts
+
+    async def deliver(
+        self, *, channel: str, thread_ts: str | None, message: SlackMessage, event_id: str
+    ) -> Sent:
+        """Post, and say why Slack refused (e.g. `not_in_channel`); refusals are logged."""
 
         async def send() -> AsyncSlackResponse:
             await self._pacer.wait(channel)
@@ -50,8 +59,14 @@ class SlackPoster:
                 **message.as_kwargs(),
             )
 
-        response = await self._call("chat.postMessage", send, event_id=event_id, channel=channel)
-        return str(response["ts"]) if response is not None else None
+        response, error = await self._try("chat.postMessage", send)
+        if response is None:
+            _report("chat.postMessage", error, event_id=event_id, channel=channel, quiet=False)
+        return Sent(response, error)
+
+    async def call(self, method: str, call: Call, *, event_id: str) -> AsyncSlackResponse | None:
+        """Any other Web API call, with the same retries; None (logged quietly) on refusal."""
+        return await self._call(method, call, event_id=event_id, channel="-", quiet=True)
 
     async def ephemeral(
         self,
@@ -216,7 +231,8 @@ class SlackPoster:
             try:
                 return await call(), ""
             except SlackApiError as exc:
-                error = str(exc.response.get("error", exc.response.status_code))
+                data = exc.response.data if isinstance(exc.response.data, dict) else {}
+                error = str(data.get("error") or exc.response.status_code)
                 if error in TRANSIENT and attempt < ATTEMPTS:
                     await asyncio.sleep(self._backoff_s * attempt)
                     continue

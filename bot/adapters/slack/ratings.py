@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.adapters.slack.blocks import reason_message
 from bot.adapters.slack.config import FEEDBACK_RATINGS, PLATFORM, REASONS, SlackOptions
+from bot.adapters.slack.escalating import SlackEscalating
 from bot.adapters.slack.events import FeedbackClick, Reaction
 from bot.adapters.slack.posting import SlackPoster
 from bot.wiring import Services
@@ -33,11 +34,13 @@ class Ratings:
         options: SlackOptions,
         *,
         bot_user_ids: tuple[str, ...],
+        escalating: SlackEscalating | None = None,
     ) -> None:
         self._services = services
         self._poster = poster
         self._options = options
         self._bot_user_ids = bot_user_ids  # its own emoji (hourglass, confidence) are no rating
+        self._escalating = escalating  # a rating down reaches the experts
 
     async def added(self, reaction: Reaction) -> None:
         rating = self._options.rating_for(reaction.name)
@@ -58,6 +61,7 @@ class Ratings:
         # Ask once per reaction event, however often Slack delivers it.
         if await asyncio.to_thread(self._services.events.claim, PLATFORM, reaction.event_id):
             await self._ask_why(reaction.channel, reaction.user, reaction.event_id, answer_id)
+            await self._escalate(answer_id, reaction.user, rating, reaction.event_id)
 
     async def clicked(self, click: FeedbackClick) -> None:
         """A feedback button: the same rating as an emoji, signal `feedback_buttons:<value>`."""
@@ -77,6 +81,7 @@ class Ratings:
         )
         if answer_id is not None and rating < 0:
             await self._ask_why(click.channel, click.user, f"click {click.action_ts}", answer_id)
+            await self._escalate(answer_id, click.user, rating, f"click {click.action_ts}")
 
     async def removed(self, reaction: Reaction) -> None:
         if self._options.rating_for(reaction.name) is None:
@@ -103,12 +108,20 @@ class Ratings:
             user_id=user,
             reason=reason,
         )
+        if stored and self._escalating is not None:
+            await self._escalating.reason(answer_id=int(answer_id), user=user, reason=reason)
         text = (
             f"Thanks: noted as *{REASON_LABELS[reason]}*."
             if stored
             else "Your rating of that answer was removed, so there is nothing to note."
         )
         await respond(text=text, replace_original=True)
+
+    async def _escalate(self, answer_id: int, user: str, rating: int, event_id: str) -> None:
+        if self._escalating is not None:
+            await self._escalating.rated_down(
+                answer_id=answer_id, user=user, rating=rating, event_id=event_id
+            )
 
     async def _ask_why(self, channel: str, user: str, event_id: str, answer_id: int) -> None:
         where = await asyncio.to_thread(self._services.answers.thread_of, answer_id)

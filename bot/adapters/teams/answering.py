@@ -164,7 +164,12 @@ class Answering:
         if answer is None:  # a redelivery of an activity already being answered
             log.info("teams: activity %s was already answered", message.message_id)
             return
-        reply = answer_activity(answer, channel_id=context.activity.channel_id)
+        experts = await self._workers.run(
+            self._services.escalator.experts_for, PLATFORM, message.channel
+        )
+        reply = answer_activity(
+            answer, channel_id=context.activity.channel_id, escalate=bool(experts)
+        )
         sent = await live.finish(reply) if live else None
         if sent is None:
             sent = await send(

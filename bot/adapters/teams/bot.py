@@ -5,8 +5,8 @@ name is acknowledged with HTTP 200 and no body and otherwise ignored. The Bot Fr
 Activity spec says receivers MUST ignore invoke activities whose name they do not
 understand (A5402); botbuilder's default, 501, reads as a server failure to Teams and to
 monitoring, and `adaptiveCard/action` made it fail outright (its response object is not
-JSON serialisable). This bot sends no cards with actions, so there is nothing to answer
-them with."""
+JSON serialisable). The bot's own cards use Action.Submit, which Teams sends back as a
+message activity carrying the button's data, not as an invoke."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from typing import Any
 from botbuilder.core import ActivityHandler, InvokeResponse
 
 from bot.adapters.teams.answering import Answering
+from bot.adapters.teams.escalating import TeamsEscalating, card_action
 from bot.adapters.teams.feedback import (
     SUBMIT_ACTION,
     apply_button,
@@ -31,20 +32,37 @@ log = logging.getLogger(__name__)
 
 
 class KnowbotTeamsBot(ActivityHandler):
-    def __init__(self, services: Services, answering: Answering, workers: Workers) -> None:
+    def __init__(
+        self,
+        services: Services,
+        answering: Answering,
+        workers: Workers,
+        escalating: TeamsEscalating | None = None,
+    ) -> None:
         self._services = services
         self._answering = answering
         self._workers = workers
+        self._escalating = escalating or TeamsEscalating(services, workers)
 
     async def on_message_activity(self, turn_context: Any) -> None:
-        message = addressed_message(turn_context.activity)
-        if message is None:
-            log.debug("teams: message %s is not for the bot", turn_context.activity.id)
+        activity = turn_context.activity
+        clicked = card_action(activity)
+        if clicked is not None:  # a button on one of our cards (Action.Submit)
+            await self._escalating.clicked(activity, clicked)
             return
+        message = addressed_message(activity)
+        if message is None:
+            log.debug("teams: message %s is not for the bot", activity.id)
+            return
+        if await self._escalating.thread_reply(message, activity):
+            return  # an expert's reply to an escalation, not a question
         await self._answering.handle(turn_context, message)
 
     async def on_message_reaction_activity(self, turn_context: Any) -> None:
-        await apply_reactions(self._services, turn_context.activity, workers=self._workers)
+        activity = turn_context.activity
+        rated_down = await apply_reactions(self._services, activity, workers=self._workers)
+        if rated_down is not None:
+            await self._escalating.rated_down(activity, rated_down)
 
     async def on_invoke_activity(self, turn_context: Any) -> Any:
         activity = turn_context.activity
@@ -55,6 +73,8 @@ class KnowbotTeamsBot(ActivityHandler):
         if feedback is None:
             log.warning("teams: unreadable feedback in invoke %s: %r", activity.id, activity.value)
             return InvokeResponse(status=int(HTTPStatus.BAD_REQUEST))
-        await apply_button(self._services, activity, feedback, workers=self._workers)
+        answer_id = await apply_button(self._services, activity, feedback, workers=self._workers)
+        if answer_id is not None and feedback.rating < 0:
+            await self._escalating.rated_down(activity, answer_id)
         # body=None: botbuilder's CloudAdapter cannot serialise a dict body here (HTTP 500)
         return InvokeResponse(status=int(HTTPStatus.OK), body=None)

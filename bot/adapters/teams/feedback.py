@@ -29,15 +29,17 @@ class ButtonFeedback:
     reason: str | None
 
 
-async def apply_reactions(services: Services, activity: Any, *, workers: Workers) -> None:
-    await workers.run(_apply_reactions, services, activity)
+async def apply_reactions(services: Services, activity: Any, *, workers: Workers) -> int | None:
+    """Store the ratings; the answer's id when this rated it down (it escalates)."""
+    return await workers.run(_apply_reactions, services, activity)
 
 
-def _apply_reactions(services: Services, activity: Any) -> None:
+def _apply_reactions(services: Services, activity: Any) -> int | None:
     answer_id = _answer_for(services, activity)
     if answer_id is None:
-        return
+        return None
     user = user_id(activity)
+    rated_down = False
     for reaction in activity.reactions_removed or []:  # a changed reaction: old one out first
         if reaction.type in REACTION_RATINGS:
             services.feedback.unrate(
@@ -46,13 +48,15 @@ def _apply_reactions(services: Services, activity: Any) -> None:
     for reaction in activity.reactions_added or []:
         rating = REACTION_RATINGS.get(reaction.type)
         if rating is not None:
-            services.feedback.rate(
+            stored = services.feedback.rate(
                 answer_id=answer_id,
                 platform=PLATFORM,
                 user_id=user,
                 signal=reaction.type,
                 rating=rating,
             )
+            rated_down = rated_down or (stored and rating < 0)
+    return answer_id if rated_down else None
 
 
 def button_feedback(value: Any) -> ButtonFeedback | None:
@@ -75,15 +79,16 @@ def button_feedback(value: Any) -> ButtonFeedback | None:
 
 async def apply_button(
     services: Services, activity: Any, feedback: ButtonFeedback, *, workers: Workers
-) -> bool:
-    """Store the rating (and reason); False when the message is not one of our answers."""
+) -> int | None:
+    """Store the rating (and reason); the rated answer's id, None when the message is not
+    one of our answers."""
     return await workers.run(_apply_button, services, activity, feedback)
 
 
-def _apply_button(services: Services, activity: Any, feedback: ButtonFeedback) -> bool:
+def _apply_button(services: Services, activity: Any, feedback: ButtonFeedback) -> int | None:
     answer_id = _answer_for(services, activity)
     if answer_id is None:
-        return False
+        return None
     user = user_id(activity)
     services.feedback.rate(
         answer_id=answer_id,
@@ -96,7 +101,7 @@ def _apply_button(services: Services, activity: Any, feedback: ButtonFeedback) -
         services.feedback.set_reason(
             answer_id=answer_id, platform=PLATFORM, user_id=user, reason=feedback.reason
         )
-    return True
+    return answer_id
 
 
 def _answer_for(services: Services, activity: Any) -> int | None:

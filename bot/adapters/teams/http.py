@@ -9,6 +9,7 @@ storable before botbuilder reads it."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 from urllib.parse import urlsplit
@@ -22,6 +23,7 @@ from bot.adapters.request_body import BadBody, load_object
 from bot.adapters.teams.answering import Answering, ReplyTasks
 from bot.adapters.teams.auth import build_authentication
 from bot.adapters.teams.bot import KnowbotTeamsBot
+from bot.adapters.teams.escalating import TeamsEscalating
 from bot.adapters.teams.options import TeamsOptions
 from bot.adapters.teams.shape import problem
 from bot.adapters.teams.workers import Workers
@@ -44,7 +46,22 @@ def add_teams_routes(
     adapter.on_turn_error = _on_turn_error
     replies = ReplyTasks()
     answering = Answering(services, options, replies, workers)
-    bot = KnowbotTeamsBot(services, answering, workers)
+    escalating = TeamsEscalating(services, workers)
+    bot = KnowbotTeamsBot(services, answering, workers, escalating)
+    pending: list[asyncio.Task[None]] = []
+
+    async def post_requests(_: web.Application) -> None:
+        """Requests to confirm verified answers, left by re-ingests in any process."""
+        every = services.settings.escalation_poll_s
+        pending.append(asyncio.create_task(escalating.keep_posting(every)))
+
+    async def stop_requests(_: web.Application) -> None:
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+
+    app.on_startup.append(post_requests)
+    app.on_shutdown.append(stop_requests)
     endpoint = MessagesEndpoint(adapter=adapter, authentication=authentication, bot=bot)
     app.router.add_post(MESSAGES_PATH, endpoint.handle)
 

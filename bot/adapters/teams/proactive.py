@@ -48,11 +48,41 @@ async def post_activity(
 ) -> str:
     """Send one activity; return the id the connector gave it."""
     url = f"{service_url.rstrip('/')}/v3/conversations/{quote(conversation_id, safe='')}/activities"
+    return await _send("POST", url, activity, conversation_id, service_url, token, timeout_s)
+
+
+async def update_activity(
+    *,
+    service_url: str,
+    conversation_id: str,
+    activity_id: str,
+    activity: dict[str, Any],
+    token: TokenSource | None,
+    timeout_s: float = 15.0,
+) -> str:
+    """Replace a message the bot sent (an escalation card with a new count or outcome)."""
+    url = (
+        f"{service_url.rstrip('/')}/v3/conversations/{quote(conversation_id, safe='')}"
+        f"/activities/{quote(activity_id, safe='')}"
+    )
+    body = {**activity, "id": activity_id}
+    return await _send("PUT", url, body, conversation_id, service_url, token, timeout_s)
+
+
+async def _send(
+    method: str,
+    url: str,
+    activity: dict[str, Any],
+    conversation_id: str,
+    service_url: str,
+    token: TokenSource | None,
+    timeout_s: float,
+) -> str:
     headers = {"Authorization": f"Bearer {await token()}"} if token else {}
     timeout = aiohttp.ClientTimeout(total=timeout_s)
     async with (
         aiohttp.ClientSession(timeout=timeout) as session,
-        session.post(url, json=activity, headers=headers) as response,
+        session.request(method, url, json=activity, headers=headers) as response,
     ):
         if response.status >= 300:
             detail = (await response.text())[:300]

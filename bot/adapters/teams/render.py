@@ -11,8 +11,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from botbuilder.schema import Activity, ActivityTypes, Entity
+from botbuilder.schema import Activity, ActivityTypes, Attachment, Entity
 
+from bot.adapters.teams.escalation_cards import answer_actions
 from bot.conversation.types import Answer, Bullet, Confidence, Source
 
 TEAMS_CHANNEL = "msteams"
@@ -46,18 +47,23 @@ class MessageEntity(Entity):
         self.additional_properties = {k: v for k, v in fields.items() if k != "type"}
 
 
-def answer_activity(answer: Answer, *, channel_id: str | None) -> Any:
+def answer_activity(answer: Answer, *, channel_id: str | None, escalate: bool = False) -> Any:
+    """`escalate`: the channel has experts, so an answer short of High offers them."""
     if not answer.question:  # the "please type a question" reply: nothing to cite or rate
         return notice_activity("\n".join(b.text for b in answer.bullets))
     in_teams = channel_id == TEAMS_CHANNEL and len(answer.sources) <= MAX_CITATIONS
     generated = answer.model not in NOT_GENERATED
     entity = _message_entity(answer, generated=generated, cite=in_teams)
+    card = answer_actions(answer, escalate=escalate)
     return Activity(
         type=ActivityTypes.message,
         text=answer_markdown(answer, sources_list=not in_teams),
         text_format="markdown",
         entities=[MessageEntity(entity)] if entity else None,
         channel_data={"feedbackLoopEnabled": True},
+        attachments=[Attachment(content_type=card["contentType"], content=card["content"])]
+        if card
+        else None,
     )
 
 

@@ -268,6 +268,56 @@ def reason_click(*, value: str, response_url: str, user: str = USER, channel: st
     return urlencode({"payload": json.dumps(payload)})
 
 
+def button_click(
+    action_id: str,
+    value: str,
+    *,
+    message_ts: str,
+    channel: str = CHANNEL,
+    user: str = USER,
+    thread_ts: str | None = None,
+) -> str:
+    """`block_actions` from a plain button on a message the bot posted (form body)."""
+    container: dict[str, Any] = {
+        "type": "message",
+        "message_ts": message_ts,
+        "channel_id": channel,
+        "is_ephemeral": False,
+    }
+    message_body: dict[str, Any] = {"type": "message", "user": BOT_USER, "ts": message_ts}
+    if thread_ts:
+        container["thread_ts"] = thread_ts
+        message_body["thread_ts"] = thread_ts
+    action = {
+        "type": "button",
+        "action_id": action_id,
+        "block_id": "b01",
+        "text": {"type": "plain_text", "text": action_id},
+        "value": value,
+        "action_ts": str(time.time()),
+    }
+    payload = _block_actions(container, action, user=user, channel=channel)
+    payload["message"] = message_body
+    payload["response_url"] = "https://hooks.slack.com/actions/T0KNOWBOT/1/abc"
+    return urlencode({"payload": json.dumps(payload)})
+
+
+def view_submission(view: dict[str, Any], *, values: dict[str, Any], user: str = USER) -> str:
+    """A modal the bot opened, submitted (form body): `values` as Slack's view state."""
+    payload = {
+        "type": "view_submission",
+        "team": {"id": TEAM, "domain": "knowbot-test"},
+        "user": {"id": user, "username": "expert", "name": "expert", "team_id": TEAM},
+        "api_app_id": APP_ID,
+        "token": "legacy-verification-token",
+        "trigger_id": "123.456.def",
+        "view": {**view, "id": "V0ANSWER", "team_id": TEAM, "state": {"values": values}},
+        "response_urls": [],
+        "is_enterprise_install": False,
+    }
+    return urlencode({"payload": json.dumps(payload)})
+
+
 def _block_actions(
     container: dict[str, Any], action: dict[str, Any], *, user: str, channel: str
 ) -> dict[str, Any]:

@@ -58,3 +58,32 @@ def test_with_nothing_configured_list_says_what_channels_see(knowbot: Knowbot) -
     result = knowbot("channels", "list")
 
     assert result.exit_code == 0 and "'default' scope" in result.stdout
+
+
+def test_a_channel_escalates_to_an_experts_channel_until_told_not_to(
+    knowbot: Knowbot, engine: Engine
+) -> None:
+    result = knowbot("channels", "set", "C0HR12345", "--escalate-to", "C0EXPERTS")
+    assert result.exit_code == 0, result.output
+    assert "escalates to C0EXPERTS" in result.stdout
+    saved = ChannelStore(engine).get("slack", "C0HR12345")
+    assert saved.escalate_to == "C0EXPERTS" and saved.scopes == ("default",)
+    assert "C0EXPERTS" in knowbot("channels", "list").stdout
+
+    knowbot("channels", "set", "C0HR12345", "--scope", "hr")  # the experts channel stays
+    assert ChannelStore(engine).get("slack", "C0HR12345").escalate_to == "C0EXPERTS"
+    assert knowbot("channels", "set", "C0HR12345", "--no-escalation").exit_code == 0
+    assert ChannelStore(engine).get("slack", "C0HR12345").escalate_to is None
+
+    teams = knowbot("channels", "set", "19:hr@thread.tacv2", "--platform", "teams",
+                    "--escalate-to", "19:experts@thread.tacv2")  # fmt: skip
+    assert teams.exit_code == 0, teams.output
+    assert ChannelStore(engine).get("teams", "19:hr@thread.tacv2").escalate_to == (
+        "19:experts@thread.tacv2"
+    )
+
+
+def test_an_experts_channel_name_instead_of_its_id_is_refused(knowbot: Knowbot) -> None:
+    result = knowbot("channels", "set", "C0HR12345", "--escalate-to", "#experts")
+    assert result.exit_code != 0
+    assert "is not a Slack channel ID" in str(result.exception or result.output)

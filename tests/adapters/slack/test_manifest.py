@@ -43,3 +43,9 @@ def test_the_manifest_turns_on_the_ai_app_view_with_what_its_features_need() -> 
     assert "chat:write" in manifest["oauth_config"]["scopes"]["bot"]  # streams and edits too
     assert "assistant_thread_started" in manifest["settings"]["event_subscriptions"]["bot_events"]
     assert "message.im" in manifest["settings"]["event_subscriptions"]["bot_events"]
+
+
+def test_the_manifest_has_the_scopes_escalation_needs() -> None:
+    """Experts' names (users.info) and owners given by e-mail (users.lookupByEmail)."""
+    manifest = yaml.safe_load(MANIFEST.read_text())
+    assert {"users:read", "users:read.email"} <= set(manifest["oauth_config"]["scopes"]["bot"])
