@@ -20,8 +20,9 @@ from sqlalchemy.engine import Connection, Engine
 
 from knowledge.access import EVERYONE
 from knowledge.errors import SourceError
-from knowledge.ingest.connectors.base import Item
+from knowledge.ingest.connectors.base import Fetched, Item
 from knowledge.ingest.connectors.folder import FolderConnector
+from knowledge.ingest.connectors.sql import SqlConnector
 from knowledge.ingest.kinds import SourceKind, detect_kind
 from knowledge.ingest.loading import Loaded, load_file, rows_loaded, storable, with_links
 from knowledge.ingest.manifest import options_for
@@ -31,7 +32,6 @@ from knowledge.ingest.reports import IngestSummary, OnChange, Progress, SourceRe
 from knowledge.ingest.source_links import linked
 from knowledge.models.embeddings import Embedder
 from knowledge.reading.loaders import faq as faq_loader
-from knowledge.reading.loaders import rows as rows_loader
 from knowledge.store import glossary as glossary_store
 from knowledge.store import sources as source_store
 from knowledge.store import triples as triple_store
@@ -91,22 +91,19 @@ class Ingestor:
     def ingest_sql(
         self, db_url: str, query: str, options: IngestOptions, progress: Progress | None = None
     ) -> IngestSummary:
-        """Ingest rows from any SQLAlchemy database URL (a table name or a SELECT)."""
+        """Ingest rows from any SQLAlchemy database URL (a table name or a SELECT), through
+        the SQL connector: one source, its URI the connector's key."""
         check_scope(options.scope)
         started = time.perf_counter()
-        name = options.name or (query if query.isidentifier() else "query")
-        uri = f"sql:{_redact(db_url)}#{query}"
-
-        def load() -> Loaded:
-            rows = rows_loader.read_sql_rows(db_url, query)
-            loaded = rows_loaded(rows, options, table=name, as_of=date.today().isoformat())
-            return replace(loaded, drafts=linked(loaded.drafts, options.url, path=None))
-
-        def content() -> bytes:
-            rows = rows_loader.read_sql_rows(db_url, query)
-            return json.dumps(rows, sort_keys=True, default=str).encode()
-
-        report = self._ingest_source(uri, SourceKind.ROWS, options, content, load, progress)
+        source = SqlConnector(db_url, query)
+        try:
+            item = source.list_items()[0]
+        except Exception as exc:  # recorded against the source, as any failed read is
+            report = self._ingest_source(
+                source.key, SourceKind.ROWS, options, _raising(exc), _never_loaded, progress
+            )
+        else:
+            report = self._ingest_rows(source, item, options, progress)
         self._refresh_stats([report])
         return IngestSummary(reports=[report], seconds=time.perf_counter() - started)
 
@@ -178,6 +175,27 @@ class Ingestor:
 
     def refresh_stats(self, reports: Sequence[SourceReport]) -> None:
         self._refresh_stats(reports)
+
+    def _ingest_rows(
+        self,
+        source: SqlConnector,
+        item: Item,
+        options: IngestOptions,
+        progress: Progress | None,
+    ) -> SourceReport:
+        name = options.name or source.table
+
+        def content() -> bytes:
+            fetched = source.fetch(item, None)
+            assert isinstance(fetched, Fetched)  # nothing is known, so nothing is "not modified"
+            return fetched.content
+
+        def load() -> Loaded:
+            as_of = date.today().isoformat()
+            loaded = rows_loaded(source.rows(item), options, table=name, as_of=as_of)
+            return replace(loaded, drafts=linked(loaded.drafts, options.url, path=None))
+
+        return self._ingest_source(item.id, SourceKind.ROWS, options, content, load, progress)
 
     def _ingest_file(
         self,
@@ -367,10 +385,12 @@ def _missing(path: Path) -> SourceReport:
     )
 
 
-def _redact(db_url: str) -> str:
-    from sqlalchemy.engine import make_url
+def _raising(error: Exception) -> Callable[[], bytes]:
+    def content() -> bytes:
+        raise error
 
-    try:
-        return make_url(db_url).render_as_string(hide_password=True)
-    except Exception:
-        return "database"
+    return content
+
+
+def _never_loaded() -> Loaded:
+    raise AssertionError("a source whose content failed is never loaded")

@@ -10,6 +10,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import URL, Engine
 
 from knowledge.documents import ChunkDraft, ChunkKind
+from knowledge.ingest.connectors.base import Fetched, NotModified
+from knowledge.ingest.connectors.sql import SqlConnector
 from knowledge.ingest.kinds import SourceKind
 from knowledge.ingest.loading import Loaded
 from knowledge.ingest.options import IngestOptions
@@ -255,6 +257,49 @@ def test_rows_from_a_sql_database_are_ingested_with_their_table_name(
     assert again.count("unchanged") == 1
     broken = kb.ingestor.ingest_sql(url, "SELECT * FROM missing", IngestOptions(keys=("id",)))
     assert len(broken.failed) == 1
+
+
+def test_a_sql_source_is_one_item_whose_version_follows_its_rows(
+    engine: Engine, db_url: URL, tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'crm.db'}"
+    database = sa.create_engine(url)
+    with database.begin() as conn:
+        conn.execute(sa.text("CREATE TABLE agents (agent_id TEXT, name TEXT, region TEXT)"))
+        conn.execute(sa.text("INSERT INTO agents VALUES ('A-1', 'Kiran Patel', 'North')"))
+        conn.execute(sa.text("INSERT INTO agents VALUES ('A-2', 'Leela Nair', 'South')"))
+    [item] = SqlConnector(url, "agents").list_items()
+    assert item.id == f"sql:{url}#agents" and item.title == "agents"
+    assert [i.version for i in SqlConnector(url, "agents").list_items()] == [item.version]
+    assert isinstance(SqlConnector(url, "agents").fetch(item, item.version), NotModified)
+    secret = SqlConnector("postgresql+psycopg://kb:s3cret@db.example/crm", "agents")
+    assert "s3cret" not in secret.key and secret.key.endswith("@db.example/crm#agents")
+
+    embedder = CountingEmbedder()
+    kb = make_knowledge(engine, db_url, embedder)
+    options = IngestOptions(keys=("agent_id",))
+    assert kb.ingestor.ingest_sql(url, "agents", options).failed == []
+    embedded = embedder.embedded
+    again = kb.ingestor.ingest_sql(url, "agents", options)
+    assert again.count("unchanged") == 1 and embedder.embedded == embedded  # nothing re-read
+
+    with database.begin() as conn:
+        conn.execute(sa.text("UPDATE agents SET region = 'East' WHERE agent_id = 'A-2'"))
+    database.dispose()
+    [changed] = SqlConnector(url, "agents").list_items()
+    assert changed.id == item.id and changed.version != item.version
+    fetched = SqlConnector(url, "agents").fetch(item, item.version)
+    assert isinstance(fetched, Fetched) and fetched.version == changed.version
+    report = kb.ingestor.ingest_sql(url, "agents", options).reports[0]
+    assert report.status == "changed" and report.uri == item.id
+    assert 0 < embedder.embedded - embedded < embedded  # the changed row, not the table
+    hits = kb.retriever.retrieve("Leela Nair region", scopes=["default"]).chunks
+    assert "East" in next(h for h in hits if h.kind == "row").text
+    missing = kb.ingestor.ingest_sql(url, "agent", options).reports[0]
+    assert missing.uri == f"sql:{url}#agent" and missing.status == "failed"
+    assert missing.error == "no table named agent; available tables: agents"
+    unparsable = kb.ingestor.ingest_sql("not a url", "agents", options).reports[0]
+    assert unparsable.uri == "sql:database#agents" and "cannot be parsed" in str(unparsable.error)
 
 
 def test_faq_paraphrases_from_a_model_point_at_the_same_faq(
