@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -149,6 +151,11 @@ class Settings(BaseSettings):
     slack_workspace_url: str = Field(
         default="https://slack.com", alias="KNOWBOT_SLACK_WORKSPACE_URL"
     )
+
+    def source_environment(self) -> Mapping[str, str]:
+        """Where a sources file's `db_env` names are looked up: the process environment,
+        read at each run (a database URL there keeps its password out of the sources file)."""
+        return os.environ
 
     @field_validator("facts_formats", "reingest_paths", "packs", mode="before")
     @classmethod

@@ -107,6 +107,7 @@ def ingest(
                 report,
                 confluence_auth(services.settings),
                 graph=build_graph_access(services.settings),
+                environ=services.settings.source_environment(),
             )
             summary.reports += extra.reports
             summary.seconds += extra.seconds

@@ -85,7 +85,10 @@ def _reingest(services: Services, paths: Sequence[Path], sources: Path | None) -
             raise JobFailed(f"KNOWBOT_SOURCES: {exc}") from exc
         auth = confluence_auth(services.settings)
         graph = build_graph_access(services.settings)
-        extra = ingest_sources(ingestor, services.db.engine, entries, None, auth, graph=graph)
+        environ = services.settings.source_environment()
+        extra = ingest_sources(
+            ingestor, services.db.engine, entries, None, auth, graph=graph, environ=environ
+        )
         summary.reports += extra.reports
     return summary
 

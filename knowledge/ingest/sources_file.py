@@ -30,17 +30,25 @@
     kind = "sharepoint"
     user = "someone@example.com"
 
+    [[source]]                      # rows of a database table (or a SELECT), as --sql/--db
+    kind = "sql"
+    db_env = "CRM_DATABASE_URL"     # the variable holding its URL (or db = "sqlite:///…")
+    query = "agents"
+    key = "agent_id"                # and time, group, metrics, name, as for CSV files
+
 Every entry takes `scope`, `owners` (who to tell when it fails) and `url` (a link template
 that overrides the item's own link). Web entries also take `max_pages` and `concurrency`;
 Confluence entries `concurrency`, `overlap_minutes`, `full_listing_hours` and
 `everyone_groups`, `space_readers` (see knowledge.ingest.connectors.confluence); SharePoint
-entries `concurrency` (their credentials come from the settings).
+entries `concurrency` (their credentials come from the settings). SQL entries take the
+rows options of a folder's `knowbot-sources.toml` (`key`, `time`, `group`, `metrics`,
+`name`); their `url` is a citation link, as everywhere, so the database is `db` or `db_env`.
 """
 
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -59,12 +67,14 @@ from knowledge.ingest.options import IngestOptions
 from knowledge.ingest.reports import IngestSummary, Progress, SourceReport
 from knowledge.ingest.sync import ItemIndex, sync_connector
 
-CONNECTOR_KINDS = ("web", "confluence", "sharepoint", "onedrive")
+CONNECTOR_KINDS = ("web", "confluence", "sharepoint", "onedrive", "sql")
 WEB_KEYS = {"kind", "sitemap", "start", "prefix", "scope", "owners", "url", "max_pages"}
 WEB_KEYS |= {"concurrency"}
 CONFLUENCE_KEYS = {"kind", "base_url", "space", "cql", "scope", "owners", "url", "concurrency"}
 CONFLUENCE_KEYS |= {"overlap_minutes", "full_listing_hours", "everyone_groups", "space_readers"}
 GRAPH_KEYS = {"kind", "site", "user", "library", "folder", "scope", "owners", "url", "concurrency"}
+SQL_KEYS = {"kind", "db", "db_env", "query", "scope", "owners", "url"}
+SQL_KEYS |= {"key", "time", "group", "metrics", "name"}
 GRAPH_NEEDS = (
     "set MICROSOFT_GRAPH_TENANT_ID, MICROSOFT_GRAPH_CLIENT_ID and MICROSOFT_GRAPH_CLIENT_SECRET "
     "(an app registration with Sites.Read.All and Files.Read.All application permissions)"
@@ -95,12 +105,39 @@ class GraphEntry:
     options: IngestOptions
 
 
-SourceEntry = PathEntry | WebEntry | ConfluenceEntry | GraphEntry
+@dataclass(frozen=True)
+class SqlEntry:
+    """`db` is the database's URL, or `db_env` names the environment variable holding it
+    (read at each run, so the password stays out of the file)."""
+
+    db: str | None
+    db_env: str | None
+    query: str
+    options: IngestOptions
+
+    def db_url(self, environ: Mapping[str, str]) -> str:
+        if self.db is not None:
+            return self.db
+        value = environ.get(self.db_env or "")
+        if not value:
+            raise SourceError(
+                f"sql:${self.db_env}#{self.query}",
+                f"the environment variable {self.db_env} is not set; set it to the "
+                "database's URL (e.g. postgresql+psycopg://user:pw@host/db)",
+            )
+        return value
+
+
+SourceEntry = PathEntry | WebEntry | ConfluenceEntry | GraphEntry | SqlEntry
 
 
 class Ingest(ItemIndex, Protocol):
     def ingest_paths(
         self, paths: Sequence[Path], options: IngestOptions, progress: Progress | None = None
+    ) -> IngestSummary: ...
+
+    def ingest_sql(
+        self, db_url: str, query: str, options: IngestOptions, progress: Progress | None = None
     ) -> IngestSummary: ...
 
 
@@ -125,7 +162,7 @@ def _entry(file: Path, number: int, entry: Any, base: IngestOptions) -> SourceEn
         raise SourceError(
             where,
             f'kind = {kind!r} is not a kind of source; sources are paths, or kind = "web", '
-            '"confluence" or "sharepoint"',
+            '"confluence", "sharepoint" or "sql"',
         )
     try:
         if kind == "web":
@@ -134,6 +171,8 @@ def _entry(file: Path, number: int, entry: Any, base: IngestOptions) -> SourceEn
             return _confluence(where, entry, base)
         if kind in ("sharepoint", "onedrive"):
             return _graph(where, entry, base)
+        if kind == "sql":
+            return _sql(where, entry, base)
         if "path" not in entry:
             raise SourceError(where, 'needs path = FILE-OR-FOLDER, or kind = "web"')
         options = replace(options_for(entry, base), owners=_owners(entry, base))
@@ -211,6 +250,27 @@ def _graph(where: str, entry: dict[str, Any], base: IngestOptions) -> GraphEntry
     return GraphEntry(drive, options)
 
 
+def _sql(where: str, entry: dict[str, Any], base: IngestOptions) -> SqlEntry:
+    unknown = sorted(set(entry) - SQL_KEYS)
+    if unknown:
+        raise SourceError(where, f"sql sources do not take {', '.join(unknown)}")
+    db, db_env, query = _text(entry, "db"), _text(entry, "db_env"), _text(entry, "query")
+    if (db is None) == (db_env is None):
+        raise SourceError(
+            where, 'needs either db = "URL" or db_env = "VARIABLE" (holding the URL), not both'
+        )
+    if not query:
+        raise SourceError(where, 'needs query = "TABLE" (or a SELECT)')
+    rows = {k: v for k, v in entry.items() if k not in ("kind", "db", "db_env", "query")}
+    try:
+        options = replace(options_for(rows, base), owners=_owners(entry, base))
+    except SourceError as exc:
+        raise SourceError(where, exc.reason) from exc
+    if not options.keys:
+        raise SourceError(where, 'needs key = "COLUMN" (the column naming each row)')
+    return SqlEntry(db, db_env, query, options)
+
+
 def _text(entry: dict[str, Any], key: str) -> str | None:
     value = entry.get(key)
     if value is not None and not isinstance(value, str):
@@ -235,13 +295,17 @@ def ingest_sources(
     confluence: ConfluenceAuth | None = None,
     *,
     graph: GraphAccess | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> IngestSummary:
     """Every entry in turn; one that fails is reported and the others still sync.
-    `graph`: the app credentials SharePoint and OneDrive entries sync with."""
+    `graph`: the app credentials SharePoint and OneDrive entries sync with; `environ`:
+    where SQL entries' `db_env` variables are looked up."""
     summary = IngestSummary()
     for entry in entries:
         if isinstance(entry, PathEntry):
             done = index.ingest_paths([entry.path], entry.options, progress)
+        elif isinstance(entry, SqlEntry):
+            done = _ingest_sql(index, entry, environ or {}, progress)
         elif isinstance(entry, GraphEntry) and graph is None:
             done = IngestSummary([_no_credentials(entry)])
         else:
@@ -253,6 +317,19 @@ def ingest_sources(
         summary.reports += done.reports
         summary.seconds += done.seconds
     return summary
+
+
+def _ingest_sql(
+    index: Ingest, entry: SqlEntry, environ: Mapping[str, str], progress: Progress | None
+) -> IngestSummary:
+    try:
+        db_url = entry.db_url(environ)
+    except SourceError as exc:
+        error = exc.reason
+        if entry.options.owners:
+            error += f" (owners: {', '.join(entry.options.owners)})"
+        return IngestSummary([SourceReport(exc.source, "rows", "failed", error=error)])
+    return index.ingest_sql(db_url, entry.query, entry.options, progress)
 
 
 def _no_credentials(entry: GraphEntry) -> SourceReport:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import sqlalchemy as sa
 from sqlalchemy.engine import URL
 
 from tests.fakes.web_site import FakeSite, fake_site
@@ -69,3 +70,29 @@ def test_a_sources_file_with_an_unknown_kind_says_so(db_url: URL, tmp_path: Path
     out = " ".join((result.stdout + result.stderr).split())
     assert "source entry #1" in out and "'gdrive' is not a kind of source" in out
     assert "Traceback" not in out
+
+
+def test_a_sql_entry_reads_its_database_url_from_the_variable_it_names(
+    db_url: URL, tmp_path: Path
+) -> None:
+    crm = f"sqlite:///{tmp_path / 'crm.db'}"
+    database = sa.create_engine(crm)
+    with database.begin() as conn:
+        conn.execute(sa.text("CREATE TABLE agents (agent_id TEXT, name TEXT, region TEXT)"))
+        conn.execute(sa.text("INSERT INTO agents VALUES ('A-7', 'Leela Nair', 'South')"))
+    database.dispose()
+    file = tmp_path / "sources.toml"
+    file.write_text(
+        '[[source]]\nkind = "sql"\ndb_env = "CRM_URL"\nquery = "agents"\nkey = "agent_id"\n\n'
+        '[[source]]\nkind = "sql"\ndb_env = "UNSET_CRM_URL"\nquery = "agents"\n'
+        'key = "agent_id"\nowners = "crm-team@example.com"\n'
+    )
+    env = {**env_for(db_url), "CRM_URL": crm}
+    result = knowbot("ingest", "--sources", str(file), env=env)
+    assert result.returncode == 1  # the entry whose variable is unset
+    out = " ".join(result.stdout.split())
+    assert "UNSET_CRM_URL is not set" in out and "crm-team@example.com" in out
+    assert "1 new" in out and "Traceback" not in result.stdout + result.stderr
+    asked = knowbot("ask", "Which region is Leela Nair in?", "--json", env=env)
+    assert asked.returncode == 0, asked.stderr
+    assert "agent_id A-7" in asked.stdout

@@ -12,7 +12,13 @@ import pytest
 from knowledge.errors import SourceError
 from knowledge.ingest.connectors.polite import RetryPolicy, retry_after
 from knowledge.ingest.options import IngestOptions
-from knowledge.ingest.sources_file import ConfluenceEntry, PathEntry, WebEntry, read_sources
+from knowledge.ingest.sources_file import (
+    ConfluenceEntry,
+    PathEntry,
+    SqlEntry,
+    WebEntry,
+    read_sources,
+)
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -35,6 +41,25 @@ def test_paths_and_web_sites_with_their_options(tmp_path: Path) -> None:
     assert isinstance(web, WebEntry) and web.site.start == "https://intra.example.com/hb/"
     assert web.site.concurrency == 2 and web.options.owners == ("web@example.com",)
     assert web.options.url == "https://intra.example.com/hb/{path}"
+
+
+def test_a_sql_table_with_its_rows_options_and_its_url_from_the_environment(
+    tmp_path: Path,
+) -> None:
+    file = write(
+        tmp_path,
+        '[[source]]\nkind = "sql"\ndb_env = "CRM_URL"\nquery = "agents"\nkey = "agent_id"\n'
+        'group = "region"\nscope = "sales"\nowners = "crm@example.com"\n'
+        'url = "https://crm.example.com/agents"\n',
+    )
+    [entry] = read_sources(file, IngestOptions())
+    assert isinstance(entry, SqlEntry) and entry.query == "agents"
+    assert entry.options.keys == ("agent_id",) and entry.options.group == "region"
+    assert entry.options.scope == "sales" and entry.options.owners == ("crm@example.com",)
+    assert entry.options.url == "https://crm.example.com/agents"  # a link, not the database
+    assert entry.db_url({"CRM_URL": "sqlite:///crm.db"}) == "sqlite:///crm.db"
+    with pytest.raises(SourceError, match="CRM_URL is not set"):
+        entry.db_url({})
 
 
 def test_a_confluence_space_or_query_with_its_options(tmp_path: Path) -> None:
@@ -81,6 +106,11 @@ def test_a_confluence_space_or_query_with_its_options(tmp_path: Path) -> None:
             'kind = "confluence"\nbase_url = "https://w.example.com"\nspace = "HR"\nsite = "x"',
             "do not take site",
         ),
+        ('kind = "sql"\nquery = "t"\nkey = "id"', "needs either db"),
+        ('kind = "sql"\ndb = "sqlite://"\ndb_env = "X"\nquery = "t"\nkey = "id"', "not both"),
+        ('kind = "sql"\ndb = "sqlite://"\nkey = "id"', "needs query"),
+        ('kind = "sql"\ndb = "sqlite://"\nquery = "t"', "needs key"),
+        ('kind = "sql"\ndb = "sqlite://"\nquery = "t"\nkey = "id"\nsite = "x"', "do not take site"),
         ('scope = "hr"', "needs path"),
     ],
 )
