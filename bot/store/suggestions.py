@@ -19,7 +19,7 @@ from sqlalchemy.engine import Engine
 from bot.db.tables import answers, channel_settings, feedback, threads
 from bot.store.channels import DEFAULT_SCOPES
 from bot.store.rated import EVAL_PLATFORM
-from knowledge.store.chunks import access_filter
+from knowledge.store.chunk_filters import access_filter
 from knowledge.store.tables import chunks
 
 _TEXTS = pg.ARRAY(sa.Text)

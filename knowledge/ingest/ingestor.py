@@ -35,7 +35,8 @@ from knowledge.reading.loaders import faq as faq_loader
 from knowledge.store import glossary as glossary_store
 from knowledge.store import sources as source_store
 from knowledge.store import triples as triple_store
-from knowledge.store.chunks import ChunkRecord, ChunkStore, check_scope
+from knowledge.store.chunk_filters import check_scope
+from knowledge.store.chunks import ChunkRecord, ChunkStore
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,6 @@ transaction, so a source is replaced whole or not at all.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,27 +16,24 @@ import sqlalchemy as sa
 from llama_index.core.schema import NodeRelationship, RelatedNodeInfo, TextNode
 from llama_index.core.vector_stores.utils import node_to_metadata_dict
 from llama_index.vector_stores.postgres import PGVectorStore
-from sqlalchemy.dialects import postgresql as pg
-from sqlalchemy.dialects.postgresql import TSQUERY
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from knowledge.access import EVERYONE, normalised
 from knowledge.cache import TtlCache
 from knowledge.store import fulltext
+from knowledge.store.chunk_filters import (
+    TEXTS,
+    access_filter,
+    full_text_rank,
+    scope_in,
+    source_in,
+    source_is,
+    tsquery,
+)
 from knowledge.store.tables import CHUNK_INDEX_NAME, chunks
 
-SCOPE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$")
 HNSW = {"hnsw_m": 16, "hnsw_ef_construction": 64, "hnsw_ef_search": 100}
-
-
-def check_scope(scope: str) -> str:
-    """Scopes end up inside SQL filters built by PGVectorStore, so only plain names pass."""
-    if not SCOPE_PATTERN.match(scope):
-        raise ValueError(
-            f"Invalid scope {scope!r}: use letters, digits, '_', '-', '.', ':' (max 64 chars)."
-        )
-    return scope
 
 
 @dataclass(frozen=True)
@@ -133,10 +129,10 @@ class ChunkStore:
     def set_access(self, conn: Connection, source_id: int, access: Sequence[str]) -> int:
         """Give every chunk of a source this access list (a permission change: nothing is
         embedded again); returns how many chunks changed."""
-        wanted = sa.cast(list(normalised(access)), _TEXTS)
+        wanted = sa.cast(list(normalised(access)), TEXTS)
         result = conn.execute(
             sa.update(chunks)
-            .where(_source_is(source_id), chunks.c.access.is_distinct_from(wanted))
+            .where(source_is(source_id), chunks.c.access.is_distinct_from(wanted))
             .values(access=wanted)
         )
         return result.rowcount or 0
@@ -149,7 +145,7 @@ class ChunkStore:
             return set()
         stmt = (
             sa.select(chunks.c.metadata_["source_id"].astext.cast(sa.BigInteger))
-            .where(*_source_in(list(source_ids)), *access_filter(readers))
+            .where(*source_in(list(source_ids)), *access_filter(readers))
             .distinct()
         )
         with self._engine.connect() as conn:
@@ -180,14 +176,14 @@ class ChunkStore:
             return [tuple(a) for a in conn.execute(stmt).scalars()]
 
     def delete_source(self, conn: Connection, source_id: int) -> int:
-        result = conn.execute(sa.delete(chunks).where(_source_is(source_id)))
+        result = conn.execute(sa.delete(chunks).where(source_is(source_id)))
         return result.rowcount or 0
 
     def fingerprints(self, conn: Connection, source_id: int) -> dict[str, str]:
         """node_id by chunk key for one source: what a re-ingest compares against."""
         rows = conn.execute(
             sa.select(chunks.c.metadata_["key"].astext, chunks.c.node_id).where(
-                _source_is(source_id)
+                source_is(source_id)
             )
         )
         return {key: node_id for key, node_id in rows}
@@ -231,7 +227,7 @@ class ChunkStore:
         distance = chunks.c.embedding.cosine_distance(embedding).label("distance")
         stmt = (
             sa.select(chunks.c.node_id, chunks.c.text, _LEAN_METADATA, distance)
-            .where(_scope_in(scopes), *_source_in(sources), *access_filter(readers))
+            .where(scope_in(scopes), *source_in(sources), *access_filter(readers))
             .order_by(distance)
             .limit(limit)
         )
@@ -260,13 +256,13 @@ class ChunkStore:
             plan = self._plan(conn, text)
             if plan is None:
                 return []
-            rank = _rank(plan).label("rank")
+            rank = full_text_rank(plan).label("rank")
             stmt = (
                 sa.select(chunks.c.node_id, chunks.c.text, _LEAN_METADATA, rank)
                 .where(
-                    chunks.c.text_search_tsv.op("@@")(_tsquery(plan.match)),
-                    _scope_in(scopes),
-                    *_source_in(sources),
+                    chunks.c.text_search_tsv.op("@@")(tsquery(plan.match)),
+                    scope_in(scopes),
+                    *source_in(sources),
                     *access_filter(readers),
                 )
                 .order_by(rank.desc())
@@ -283,7 +279,7 @@ class ChunkStore:
             plan = self._plan(conn, text)
             if plan is None:
                 return {}
-            stmt = sa.select(chunks.c.node_id, _rank(plan).label("rank")).where(
+            stmt = sa.select(chunks.c.node_id, full_text_rank(plan).label("rank")).where(
                 chunks.c.node_id.in_(list(node_ids))
             )
             return {r.node_id: float(r.rank) for r in conn.execute(stmt)}
@@ -340,8 +336,8 @@ class ChunkStore:
         stmt = (
             sa.select(chunks.c.node_id, chunks.c.text, _LEAN_METADATA, distance)
             .where(
-                _scope_in(scopes),
-                *_source_in(sources),
+                scope_in(scopes),
+                *source_in(sources),
                 *access_filter(readers),
                 chunks.c.metadata_["kind"].astext == "table",
                 sa.or_(*(section.ilike(f"%{w}%") for w in words)),
@@ -358,7 +354,7 @@ class ChunkStore:
             return 0.0
         pattern = "%" + "%".join(w.replace("%", "").replace("_", "") for w in words) + "%"
         holding = sa.func.count().filter(sa.func.lower(chunks.c.text).like(pattern.lower()))
-        stmt = sa.select(holding, sa.func.count()).where(_source_is(source_id))
+        stmt = sa.select(holding, sa.func.count()).where(source_is(source_id))
         with self._engine.connect() as conn:
             held, total = conn.execute(stmt).one()
         return float(held) / total if total else 0.0
@@ -386,7 +382,6 @@ _RECENT_PLANS = 4  # a question's own, and a few asked at the same time
 _LEAN_METADATA = chunks.c.metadata_.op("-")(sa.literal("_node_content")).label("metadata")
 # LlamaIndex writes these into each row's metadata (overwriting any of ours by that name)
 _LLAMA_KEYS = frozenset({"document_id", "doc_id", "ref_doc_id"})
-_TEXTS = pg.ARRAY(sa.Text)
 
 
 def _hit(row: sa.Row[Any], score: float) -> ChunkHit:
@@ -396,45 +391,3 @@ def _hit(row: sa.Row[Any], score: float) -> ChunkHit:
 def _public(metadata: dict[str, Any]) -> dict[str, Any]:
     """Our metadata without LlamaIndex's bookkeeping keys."""
     return {k: v for k, v in metadata.items() if not k.startswith("_") and k not in _LLAMA_KEYS}
-
-
-def _source_is(source_id: int) -> sa.ColumnElement[bool]:
-    return chunks.c.metadata_["source_id"].astext.cast(sa.BigInteger) == source_id
-
-
-def _scope_in(scopes: Sequence[str]) -> sa.ColumnElement[bool]:
-    return chunks.c.metadata_["scope"].astext.in_([check_scope(s) for s in scopes])
-
-
-def _source_in(sources: Sequence[int] | None) -> list[sa.ColumnElement[bool]]:
-    """No condition when every source may answer; else only chunks of `sources`."""
-    if sources is None:
-        return []
-    return [chunks.c.metadata_["source_id"].astext.cast(sa.BigInteger).in_(list(sources))]
-
-
-def _readable_by(readers: Sequence[str]) -> sa.ColumnElement[bool]:
-    """The chunk's access list names one of `readers` (served by the GIN index)."""
-    return chunks.c.access.op("&&")(sa.cast(list(readers), _TEXTS))
-
-
-def access_filter(readers: Sequence[str] | None) -> list[sa.ColumnElement[bool]]:
-    """No condition when nothing is restricted; else only chunks `readers` may read."""
-    return [] if readers is None else [_readable_by(readers)]
-
-
-def _rank(plan: fulltext.TextQuery) -> sa.ColumnElement[float]:
-    """BM25's term weighting without its length and frequency terms: the sum of the
-    inverse document frequencies of the question's words the chunk holds. Measured against
-    ts_rank (no document frequencies at all) on InsuranceQA and COVID-FAQ: better on both,
-    alone and fused (see benchmarks/README.md)."""
-    held = (
-        sa.case((chunks.c.text_search_tsv.op("@@")(_tsquery(fulltext.quote(lex))), w), else_=0.0)
-        for lex, w in plan.weights.items()
-    )
-    return sum(held, sa.literal(0.0))
-
-
-def _tsquery(text: str) -> sa.ColumnElement[Any]:
-    """Lexemes already normalised by Postgres: cast, never parsed by a text configuration."""
-    return sa.cast(text, TSQUERY)
