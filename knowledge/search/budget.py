@@ -52,14 +52,15 @@ def dedupe(chunks: list[Retrieved]) -> list[Retrieved]:
 
 def apply_budget(chunks: list[Retrieved], budget: Budget) -> list[Retrieved]:
     """The best chunks within each group's share, up to the total. Shares divide the total
-    when kinds compete; what one kind leaves unused (a scope without rows, a question no
-    FAQ matches) goes to the best of the rest, so a documents-only scope still gets the
-    whole total for a question whose intent favours rows."""
+    when kinds compete; what one kind leaves unused (a scope without rows) goes to the best
+    of the rest, up to the widest share any kind has: a question whose intent favours rows
+    gets as many document chunks from a documents-only scope as a question about
+    documents would."""
     taken: dict[str, int] = {}
     within: list[Retrieved] = []
     beyond: list[Retrieved] = []
     for chunk in chunks:
-        group = KIND_GROUP.get(chunk.kind, "documents")
+        group = _group(chunk)
         if taken.get(group, 0) >= budget.per_group.get(group, 0):
             beyond.append(chunk)
             continue
@@ -67,8 +68,21 @@ def apply_budget(chunks: list[Retrieved], budget: Budget) -> list[Retrieved]:
         within.append(chunk)
     if len(within) >= budget.total:
         return within[: budget.total]
-    kept = {id(c) for c in (*within, *beyond[: budget.total - len(within)])}
+    widest = max(budget.per_group.values(), default=0)
+    extra: list[Retrieved] = []
+    for chunk in beyond:
+        if len(within) + len(extra) >= budget.total:
+            break
+        group = _group(chunk)
+        if taken.get(group, 0) < widest:
+            taken[group] = taken.get(group, 0) + 1
+            extra.append(chunk)
+    kept = {id(c) for c in (*within, *extra)}
     return [c for c in chunks if id(c) in kept]
+
+
+def _group(chunk: Retrieved) -> str:
+    return KIND_GROUP.get(chunk.kind, "documents")
 
 
 def one_per_clause(chunks: Sequence[Retrieved]) -> list[Retrieved]:

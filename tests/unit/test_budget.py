@@ -1,4 +1,5 @@
-"""The budget: shares per kind of source when kinds compete, the whole total when not."""
+"""The budget: shares per kind of source when kinds compete; what one kind leaves unused
+goes to the rest, up to the widest share."""
 
 from __future__ import annotations
 
@@ -12,10 +13,10 @@ def _chunk(n: int, kind: str) -> Retrieved:
     return Retrieved(f"{kind}-{n}", kind, f"text {n}", "doc", "p. 1", {}, 1.0 - n / 100, None, None)
 
 
-def test_a_documents_only_scope_gets_the_whole_total_for_a_data_question() -> None:
+def test_a_documents_only_scope_gets_the_widest_share_for_a_data_question() -> None:
     ranked = [_chunk(n, "rulebook") for n in range(15)]
-    kept = apply_budget(ranked, DATA)
-    assert [c.node_id for c in kept] == [f"rulebook-{n}" for n in range(10)]
+    kept = apply_budget(ranked, DATA)  # rows' share (8) is the widest: not 3, not all 10
+    assert [c.node_id for c in kept] == [f"rulebook-{n}" for n in range(8)]
 
 
 def test_shares_hold_when_kinds_compete_and_rank_order_is_kept() -> None:
