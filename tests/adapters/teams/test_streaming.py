@@ -157,13 +157,18 @@ def test_a_stream_refused_midway_still_ends_with_the_whole_answer(
         bot.connector.refuse_streaming(after=2)  # e.g. past Teams' two minutes
         bot.post(teams.message(bot.connector.url, QUESTION))
         [answer] = bot.connector.wait_for_messages(1)
+
+        def delivered() -> int | None:  # recorded once the post returns, just after it shows
+            return bot.services.answers.answer_for_message(
+                platform="teams", channel=teams.PERSONAL_CHAT, message_id=answer.id
+            )
+
+        bot.connector.wait_for(lambda: delivered() is not None)
         [stored] = bot.stored_answers()
-        delivered = bot.services.answers.answer_for_message(
-            platform="teams", channel=teams.PERSONAL_CHAT, message_id=answer.id
-        )
+        delivered_id = delivered()
 
     [(_, accepted)] = bot.connector.streams.items()
     assert [p.type for p in accepted] == ["typing", "typing"]  # informative, one update
     assert answer.stream is None  # an ordinary message, not the refused final
     assert all(re.sub(r" \[1\]$", "", b) in answer.text for b in BULLETS)
-    assert delivered == stored["id"]  # ratings on it find the answer
+    assert delivered_id == stored["id"]  # ratings on it find the answer
