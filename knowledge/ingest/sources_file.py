@@ -182,9 +182,7 @@ def _entry(file: Path, number: int, entry: Any, base: IngestOptions) -> SourceEn
 
 
 def _web(where: str, entry: dict[str, Any], base: IngestOptions) -> WebEntry:
-    unknown = sorted(set(entry) - WEB_KEYS)
-    if unknown:
-        raise SourceError(where, f"web sources do not take {', '.join(unknown)}")
+    _only(where, entry, WEB_KEYS, "web")
     site = WebSite(
         sitemap=entry.get("sitemap"),
         start=entry.get("start"),
@@ -192,19 +190,12 @@ def _web(where: str, entry: dict[str, Any], base: IngestOptions) -> WebEntry:
         max_pages=int(entry.get("max_pages", WebSite.max_pages)),
         concurrency=int(entry.get("concurrency", WebSite.concurrency)),
     )
-    options = replace(
-        base,
-        scope=str(entry.get("scope", base.scope)),
-        url=str(entry["url"]) if "url" in entry else None,
-        owners=_owners(entry, base),
-    )
+    options = _entry_options(entry, base)
     return WebEntry(site, options)
 
 
 def _confluence(where: str, entry: dict[str, Any], base: IngestOptions) -> ConfluenceEntry:
-    unknown = sorted(set(entry) - CONFLUENCE_KEYS)
-    if unknown:
-        raise SourceError(where, f"confluence sources do not take {', '.join(unknown)}")
+    _only(where, entry, CONFLUENCE_KEYS, "confluence")
     if "base_url" not in entry:
         raise SourceError(
             where, 'needs base_url = "https://SITE.atlassian.net/wiki" (or the Data Center URL)'
@@ -221,19 +212,12 @@ def _confluence(where: str, entry: dict[str, Any], base: IngestOptions) -> Confl
         everyone_groups=groups,
         space_readers=_strings(entry.get("space_readers", [])),
     )
-    options = replace(
-        base,
-        scope=str(entry.get("scope", base.scope)),
-        url=str(entry["url"]) if "url" in entry else None,
-        owners=_owners(entry, base),
-    )
+    options = _entry_options(entry, base)
     return ConfluenceEntry(site, options)
 
 
 def _graph(where: str, entry: dict[str, Any], base: IngestOptions) -> GraphEntry:
-    unknown = sorted(set(entry) - GRAPH_KEYS)
-    if unknown:
-        raise SourceError(where, f"sharepoint sources do not take {', '.join(unknown)}")
+    _only(where, entry, GRAPH_KEYS, "sharepoint")
     drive = GraphDrive(
         site=_text(entry, "site"),
         user=_text(entry, "user"),
@@ -241,19 +225,12 @@ def _graph(where: str, entry: dict[str, Any], base: IngestOptions) -> GraphEntry
         folder=_text(entry, "folder"),
         concurrency=int(entry.get("concurrency", GraphDrive.concurrency)),
     )
-    options = replace(
-        base,
-        scope=str(entry.get("scope", base.scope)),
-        url=str(entry["url"]) if "url" in entry else None,
-        owners=_owners(entry, base),
-    )
+    options = _entry_options(entry, base)
     return GraphEntry(drive, options)
 
 
 def _sql(where: str, entry: dict[str, Any], base: IngestOptions) -> SqlEntry:
-    unknown = sorted(set(entry) - SQL_KEYS)
-    if unknown:
-        raise SourceError(where, f"sql sources do not take {', '.join(unknown)}")
+    _only(where, entry, SQL_KEYS, "sql")
     db, db_env, query = _text(entry, "db"), _text(entry, "db_env"), _text(entry, "query")
     if (db is None) == (db_env is None):
         raise SourceError(
@@ -351,3 +328,20 @@ def _connector(
         assert graph is not None
         return GraphConnector(entry.drive, graph)
     return WebConnector(entry.site)
+
+
+def _only(where: str, entry: dict[str, Any], allowed: set[str] | frozenset[str], kind: str) -> None:
+    """An entry names only keys its kind of source takes."""
+    unknown = sorted(set(entry) - allowed)
+    if unknown:
+        raise SourceError(where, f"{kind} sources do not take {', '.join(unknown)}")
+
+
+def _entry_options(entry: dict[str, Any], base: IngestOptions) -> IngestOptions:
+    """The keys every kind of source takes: scope, url (the citation link) and owners."""
+    return replace(
+        base,
+        scope=str(entry.get("scope", base.scope)),
+        url=str(entry["url"]) if "url" in entry else None,
+        owners=_owners(entry, base),
+    )
