@@ -42,6 +42,7 @@ from bot.conversation.scoring import confidence_for, score_answer
 from bot.settings import Settings
 
 GRID = [round(0.30 + 0.02 * i, 2) for i in range(31)]  # 0.30 .. 0.90
+CLOSENESS_GRID: list[float | None] = [None, *(round(0.40 + 0.025 * i, 3) for i in range(17))]
 NEVER = 2.0  # a threshold no similarity reaches: meaning never rescues a claim
 FITTED = Path(__file__).resolve().parents[1] / "bot/conversation/checks/support_fitted.json"
 
@@ -76,14 +77,19 @@ class CachedEmbed:
         return [self._seen[t] for t in texts]
 
 
-def level_at(item: Scored, threshold: float | None, embed: CachedEmbed | None) -> str:
+def level_at(
+    item: Scored,
+    threshold: float | None,
+    embed: CachedEmbed | None,
+    closeness: float | None = None,
+) -> str:
     if item.inputs is None:
         return item.outcome.level  # nothing was scored (no answer): the level stands
     kwargs = dict(item.inputs)
     if threshold is not None and embed is not None:
         from bot.conversation.checks.meaning import Meaning
 
-        kwargs["meaning"] = Meaning(embed, threshold=threshold)
+        kwargs["meaning"] = Meaning(embed, threshold=threshold, closeness=closeness)
     scores = score_answer(**kwargs)
     return str(confidence_for(scores, has_context=bool(kwargs["sources"])).value)
 
@@ -119,6 +125,31 @@ def levels(item: Scored, embed: CachedEmbed) -> tuple[str, ...]:
     return tuple(low if t <= lowest else high for t in GRID)
 
 
+def fit_closeness(items: Sequence[Scored], embed: CachedEmbed, threshold: float) -> dict[str, Any]:
+    """With support's threshold fixed, the closeness (question to answer, by meaning) at
+    which an answer that misses the question's words still speaks to it: fitted on the
+    fitting split, reported on the held-out one. `None` (never) is the first candidate,
+    so the fit keeps the words-only rule unless meaning pays."""
+    rows = [
+        Row(
+            split_of(it.outcome),
+            it.outcome.variant,
+            tuple(level_at(it, threshold, embed, c) for c in CLOSENESS_GRID),
+        )
+        for it in items
+    ]
+    fit = [r for r in rows if r.fit]
+    held = [r for r in rows if not r.fit]
+    i = best_threshold(fit)
+    return {
+        "min_closeness": CLOSENESS_GRID[i],
+        "fitted_on": {"answers": len(fit), **shares(fit, i)},
+        "held_out": {"answers": len(held), **shares(held, i)},
+        "all": {"answers": len(rows), **shares(rows, i)},
+        "words_only": {"answers": len(rows), **shares(rows, 0)},
+    }
+
+
 def shares(rows: Sequence[Row], i: int) -> dict[str, float | None]:
     faithful = [r for r in rows if r.variant == FAITHFUL]
     planted = [r for r in rows if r.variant != FAITHFUL]
@@ -137,17 +168,25 @@ def _share(flags: Sequence[bool]) -> float | None:
     return round(sum(flags) / len(flags), 3) if flags else None
 
 
-def best_threshold(rows: Sequence[Row]) -> int:
+def best_threshold(rows: Sequence[Row], keep: int | None = None) -> int:
     """The threshold with the most faithful answers High plus planted answers below High;
-    where several tie, the middle one (neither trusting meaning most nor least)."""
+    where several tie, `keep` (the stored one) when it is among them, else the middle one
+    (neither trusting meaning most nor least): a refit moves a threshold only when the
+    record says so."""
 
     def gain(i: int) -> float:
         s = shares(rows, i)
         return round((s["faithful_high"] or 0.0) + (s["planted_below_high"] or 0.0), 6)
 
-    gains = [gain(i) for i in range(len(GRID))]
+    gains = [gain(i) for i in range(len(rows[0].levels))] if rows else [0.0]
     best = [i for i, g in enumerate(gains) if g == max(gains)]
-    return best[len(best) // 2]
+    return keep if keep in best else best[len(best) // 2]
+
+
+def _stored_index(model_name: str) -> int | None:
+    stored = json.loads(FITTED.read_text(encoding="utf-8")) if FITTED.is_file() else {}
+    value = (stored.get(model_name) or {}).get("min_similarity")
+    return GRID.index(value) if value in GRID else None
 
 
 def words_only(items: Sequence[Scored]) -> None:
@@ -191,7 +230,7 @@ def main() -> None:
             print(f"{n}/{len(items)} answers scored", file=sys.stderr, flush=True)
     fit = [r for r in rows if r.fit]
     held = [r for r in rows if not r.fit]
-    i = best_threshold(fit)
+    i = best_threshold(fit, keep=_stored_index(embedder.model_name))
     result = {
         "min_similarity": GRID[i],
         "model": embedder.model_name,
@@ -204,8 +243,10 @@ def main() -> None:
         s = shares(fit, j)
         print(f"  {GRID[j]:.2f}  fit faithful High {s['faithful_high']}  planted <High "
               f"{s['planted_below_high']}  worst {s['worst_type']}")  # fmt: skip
+    closeness = fit_closeness(items, embed, GRID[i])
+    print(json.dumps({"closeness": closeness}, indent=2))
     if args.write:
-        entry = {k: v for k, v in result.items() if k != "model"}
+        entry = {k: v for k, v in result.items() if k != "model"} | {"closeness": closeness}
         stored = json.loads(FITTED.read_text(encoding="utf-8")) if FITTED.is_file() else {}
         stored[embedder.model_name] = entry | {"script": "benchmarks/fit_support.py"}
         FITTED.write_text(json.dumps(stored, indent=2) + "\n", encoding="utf-8")

@@ -14,7 +14,7 @@ from typing import Any
 
 import prompts
 from bot.conversation.acronyms import with_acronyms
-from bot.conversation.checks.meaning import Meaning, fitted
+from bot.conversation.checks.meaning import Meaning, fitted, fitted_closeness
 from bot.conversation.context import fence, glossary_preamble, number_sources, relevant
 from bot.conversation.declining import Likeness, declined
 from bot.conversation.drafting import Drafter, DraftSink
@@ -331,10 +331,13 @@ class Pipeline:
     def _meaning(self) -> Meaning | None:
         """Similarity under the index's model, for judging support by meaning; None when no
         threshold was fitted for that model (support is then judged by shared words)."""
-        threshold = fitted(self._knowledge.embedding_model)
+        model = self._knowledge.embedding_model
+        threshold = fitted(model)
         if threshold is None:
             return None
-        return Meaning(self._knowledge.embeddings, threshold=threshold)
+        return Meaning(
+            self._knowledge.embeddings, threshold=threshold, closeness=fitted_closeness(model)
+        )
 
     def _judged(
         self,

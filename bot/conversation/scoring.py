@@ -62,7 +62,13 @@ def score_answer(
     return CheckScores(
         qa_continuity=int(
             speaks_to_question(
-                question, bullets, support.matches, sources, focus=focus, terms=terms
+                question,
+                bullets,
+                support.matches,
+                sources,
+                focus=focus,
+                terms=terms,
+                meaning=meaning,
             )
         ),
         numbers=int(numbers_grounded(question, bullets, sources)),

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from bot.conversation.checks.meaning import Meaning, fitted
+from bot.conversation.checks.meaning import Meaning, fitted, fitted_closeness
 from bot.conversation.scoring import confidence_for, score_answer
 from bot.conversation.types import Bullet, CheckScores, Confidence, Source
 
@@ -58,6 +58,7 @@ _CONCEPTS = {
     "conception": "conception", "services": "", "including": "", "extends": "",
     "under": "", "policy": "", "there": "", "that": "", "such": "", "is": "", "are": "",
     "no": "nocover", "not": "nocover", "does": "", "paid": "cover", "for": "",
+    "entry": "join", "join": "join",
 }  # fmt: skip
 
 
@@ -157,13 +158,56 @@ def test_one_embedding_call_per_answer_and_none_for_a_quote() -> None:
     assert scores.contextual_continuity == 1
 
 
+ELIGIBILITY = _source(
+    4,
+    "Eligibility\nPersons between 18 years and 65 years of age can take this policy as the "
+    "proposer.",
+)
+ENTRY_AGE = "What is the entry age for a proposer?"
+
+
+def _speaks(bullet: Bullet, closeness: float | None) -> CheckScores:
+    meaning = Meaning(CountingEmbed(), threshold=0.5, closeness=closeness)
+    return score_answer(
+        question=ENTRY_AGE,
+        bullets=[bullet],
+        sources=[*SOURCES, ELIGIBILITY],
+        instructions=INSTRUCTIONS,
+        meaning=meaning,
+    )
+
+
+def test_an_answer_that_speaks_to_the_question_in_other_words_is_high() -> None:
+    """ "Entry" is never said, yet "can join between 18 and 65" answers the entry age: close
+    enough by meaning, the answer speaks to the question; by words alone it does not."""
+    answer = Bullet("Persons between 18 years and 65 years of age can join as the proposer.", (4,))
+    assert _speaks(answer, closeness=0.45).qa_continuity == 1
+    assert _level(_speaks(answer, closeness=0.45)) == Confidence.HIGH
+    assert _speaks(answer, closeness=None).qa_continuity == 0
+    assert _level(_speaks(answer, closeness=None)) == Confidence.MEDIUM
+
+
+def test_a_true_answer_to_another_question_does_not_speak_to_this_one() -> None:
+    off_topic = Bullet(
+        "The insured person shall notify the company of any hospitalisation within 48 hours "
+        "of admission.",
+        (3,),
+    )
+    scores = _speaks(off_topic, closeness=0.45)
+    assert scores.contextual_continuity == 1  # true to its source ...
+    assert scores.qa_continuity == 0  # ... but not about the entry age
+    assert _level(scores) != Confidence.HIGH
+
+
 @pytest.mark.slow
 def test_the_bundled_model_supports_a_rewording_and_not_the_wrong_block() -> None:
     from knowledge.models.embeddings import LOCAL_DEFAULT, LocalEmbedder
 
     threshold = fitted(LOCAL_DEFAULT)
     assert threshold is not None, "support_fitted.json has no threshold for the bundled model"
+    closeness = fitted_closeness(LOCAL_DEFAULT)
+    assert closeness is not None, "support_fitted.json has no closeness for the bundled model"
     embedder = LocalEmbedder(LOCAL_DEFAULT, runtime="torch")
-    meaning = Meaning(embedder.embed_documents, threshold=threshold)
+    meaning = Meaning(embedder.embed_documents, threshold=threshold, closeness=closeness)
     assert _score([REWORDED], meaning).contextual_continuity == 1
     assert _score([Bullet(REWORDED.text, (3,))], meaning).contextual_continuity == 0

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 
 from bot.conversation.checks.claims import Match, entity_in
+from bot.conversation.checks.meaning import Meaning
 from bot.conversation.entities import entities
 from bot.conversation.focus import WANTED_KINDS, Focus, conflicts, states_loosely
 from bot.conversation.periods import other_period
@@ -58,6 +59,7 @@ def speaks_to_question(
     *,
     focus: Focus | None,
     terms: Sequence[str],
+    meaning: Meaning | None = None,
 ) -> bool:
     """The answer, with the blocks it cites, speaks of what was asked: every word of a
     short phrase asked for ("system notice", not just "notice"), most words of a longer
@@ -70,19 +72,34 @@ def speaks_to_question(
     if focus is not None and any(other_period(b.text, focus.period) for b in bullets):
         return False  # a line for another year (or a quarter for a year) answers another question
     stated = focus is not None and any(_states(b.text, focus) for b in bullets)
+    if not _words_spoken(question, said, sources, focus, stated) and not _close(
+        question, bullets, meaning
+    ):
+        return False
+    if focus is not None and focus.wants and not stated:
+        return False
+    return _names_spoken(question, bullets, matches, focus, terms)
+
+
+def _words_spoken(
+    question: str, said: set[str], sources: Sequence[Source], focus: Focus | None, stated: bool
+) -> bool:
     if focus is not None and focus.asked:
         missing = {w for w in focus.asked if not _said(w, said)}
         if stated:  # "36 months" says what the waiting period is without the words
             missing -= focus.measure
-        if len(missing) > (0 if len(focus.asked) <= 2 else len(focus.asked) // 3):
-            return False
-    else:
-        topic = _topic_held(question, sources, focus)
-        if topic and len(topic & said) < 0.5 * len(topic):
-            return False
-    if focus is not None and focus.wants and not stated:
+        return len(missing) <= (0 if len(focus.asked) <= 2 else len(focus.asked) // 3)
+    topic = _topic_held(question, sources, focus)
+    return not topic or len(topic & said) >= 0.5 * len(topic)
+
+
+def _close(question: str, bullets: Sequence[Bullet], meaning: Meaning | None) -> bool:
+    """Some bullet is as close to the question by meaning as answers to it are: "persons
+    between 18 and 65 years, as Proposer" answers "the entry age for the proposer"."""
+    if meaning is None or meaning.closeness is None:
         return False
-    return _names_spoken(question, bullets, matches, focus, terms)
+    meaning.learn([question, *(b.text for b in bullets)])  # one batch
+    return any(meaning.similarity(question, b.text) >= meaning.closeness for b in bullets)
 
 
 def _states(text: str, focus: Focus) -> bool:

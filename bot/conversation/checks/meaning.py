@@ -18,6 +18,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 Embed = Callable[[Sequence[str]], Sequence[Sequence[float]]]  # texts -> vectors, one batch
 FITTED = Path(__file__).with_name("support_fitted.json")
@@ -26,11 +27,13 @@ FITTED = Path(__file__).with_name("support_fitted.json")
 class Meaning:
     """Similarity of texts under one embedding model, each text embedded once;
     `threshold`: the similarity at which a claim says what its passage says (fitted per
-    model, see `fitted`)."""
+    model, see `fitted`); `closeness`: the similarity to its question at which an answer
+    speaks to it (see `fitted_closeness`; None: words alone decide)."""
 
-    def __init__(self, embed: Embed, *, threshold: float) -> None:
+    def __init__(self, embed: Embed, *, threshold: float, closeness: float | None = None) -> None:
         self._embed = embed
         self.threshold = threshold
+        self.closeness = closeness
         self._vectors: dict[str, tuple[float, ...]] = {}
 
     def learn(self, texts: Iterable[str]) -> None:
@@ -66,7 +69,16 @@ def fitted(model_name: str) -> float | None:
     return float(entry["min_similarity"]) if entry else None
 
 
+def fitted_closeness(model_name: str) -> float | None:
+    """The similarity to its question at which an answer that misses the question's words
+    still speaks to it, under `model_name` (fitted with the support threshold); None:
+    words alone decide."""
+    entry = _fitted().get(model_name) or {}
+    value = (entry.get("closeness") or {}).get("min_closeness")
+    return float(value) if value is not None else None
+
+
 @cache
-def _fitted() -> dict[str, dict[str, float]]:
-    data: dict[str, dict[str, float]] = json.loads(FITTED.read_text(encoding="utf-8"))
+def _fitted() -> dict[str, dict[str, Any]]:
+    data: dict[str, dict[str, Any]] = json.loads(FITTED.read_text(encoding="utf-8"))
     return data
