@@ -147,9 +147,7 @@ _DESCRIBES = re.compile(
     r"|\b(?:include[sd]?|consists? of|comprises?d?(?: of)?|represents?|relates? to|subject to"
     r"|used for|attributable to|made up of|mean|defined)\s*\??\s*$"
     r"|\bwhat (?:is|are|was|were) the (?:definition|meaning|purpose|reasons?|basis|method)\b"
-    r"|^\W*how (?:is|are|was|were|do|does|did)\b.*\b(?:determin\w*|calculat\w*|detail\w*"
-    r"|measur\w*|recogni[sz]\w*|defin\w*|estimat\w*|assess\w*|classif\w*|translat\w*"
-    r"|allocat\w*|presented|disclosed|accounted)\b",
+    r"|^\W*how (?:is|are|was|were|do|does|did|can|could|should|will|would|must|shall)\b",
     _I,
 )
 # "increase/ (decrease)", "increase (decrease)", "(decrease) increase": a change either way.
@@ -341,8 +339,8 @@ def states_loosely(text: str, wants: str) -> bool:
 def _wants(text: str) -> str:
     """The kind of quantity an answer should state; none for a yes/no question ("can I
     opt for it if my sum insured is Rs 3 lakh?") or one asking what something is made of,
-    why, where or how it is worked out ("what do the fees include?"), unless it also asks
-    how much or when."""
+    why, where, or how something is done or worked out ("what do the fees include?", "how
+    did the company fix its rate?"), unless it also asks how much or when."""
     yes_no = re.match(
         r"^\W*(?:is|are|am|can|could|do|does|did|will|would|shall|should|may|has|have)\b", text, _I
     )

@@ -191,3 +191,24 @@ def test_a_measure_is_answered_with_the_lines_it_is_computed_from() -> None:
         "Total current liabilities",
     ]
     assert all("2022" in b.text for b in bullets)
+
+
+def test_a_how_question_is_answered_by_the_way_it_was_done_without_an_amount() -> None:
+    """ "How did the company convert its variable rate into a fixed rate?" asks for a
+    method; the sentence that gives it states no amount and is still the answer."""
+    notes = [
+        Source(1, "debt", "document", "notes.pdf", "Note 12 Debt",
+               "Note 12 Debt\nThe revolving credit facility bears interest at a variable "
+               "rate. To manage this exposure, the company entered into an interest rate swap "
+               "that converts the variable rate on a portion of the debt into a fixed rate."),
+        Source(2, "leases", "document", "notes.pdf", "Note 13 Leases",
+               "Note 13 Leases\nLease payments of $1,200 are due over five years."),
+    ]  # fmt: skip
+    bullets = extractive_answer(
+        "How did the company convert the revolving credit facility's variable rate of "
+        "interest into a fixed rate on a portion of the debt?",
+        notes,
+    )
+    assert bullets, "the method was declined for stating no amount"
+    assert "interest rate swap" in bullets[0].text
+    assert bullets[0].source_numbers == (1,)
