@@ -2,7 +2,11 @@
 
 - qa_continuity: the answer (with the passages it cites) speaks of everything the
   question asks about — the phrase asked for, the ids it names ("Plan B"); a reply about
-  notice periods to "what does the system notice say?" does not.
+  notice periods to "what does the system notice say?" does not. An answer that misses
+  some of the question's words still speaks to it when one of its bullets is as close to
+  the question by meaning as answers are (the closeness fitted with support's threshold,
+  see meaning.fitted_closeness); the ids, periods, quantity and names asked for are still
+  checked by their words.
 - answerability: the knowledge holds what was asked at all. It fails when the thing asked
   about is a word the knowledge never uses ("claim settlement ratio") or when nothing the
   answer cites speaks of any part of the phrase asked for; the answer then becomes "I
