@@ -224,7 +224,9 @@ def _pointed_first(scored: list[_Scored], focus: Focus) -> list[_Scored]:
 
 def _answering(scored: list[_Scored], focus: Focus) -> _Scored | None:
     """The best passage that speaks of what was asked (itself, or through its clause's
-    headings or lead-in) and, when an amount or a period is asked for, states one.
+    headings or lead-in), holds enough of the question's words (a table line of another
+    person's target does not stand in the way of the asked person's) and, when an amount
+    or a period is asked for, states one.
 
     Words the knowledge never uses were refused before ("claim settlement ratio"); a
     word it uses elsewhere may be missing here ("room rent" in a table of "Room,
@@ -236,10 +238,9 @@ def _answering(scored: list[_Scored], focus: Focus) -> _Scored | None:
         return scored[0]
     for s in scored[:12]:
         p = s.passage
-        named = focus.asked & (p.stems | p.context_stems | p.path_stems) or statement_bonus(
-            p, focus
-        )
-        if named and states_wanted(p, focus):
+        pointed = statement_bonus(p, focus)
+        named = focus.asked & (p.stems | p.context_stems | p.path_stems) or pointed
+        if named and states_wanted(p, focus) and (s.lexical >= _ANSWER_FLOOR or pointed):
             return s
     return None
 

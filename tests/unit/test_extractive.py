@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from bot.conversation.extractive import MAX_BULLET_CHARS, extractive_answer, trim
+from bot.conversation.extractive import MAX_BULLET_CHARS, extractive_answer, quote, trim
+from bot.conversation.focus import focus_of
 from bot.conversation.scoring import score_answer
 from bot.conversation.types import Source
 
@@ -212,3 +213,32 @@ def test_a_how_question_is_answered_by_the_way_it_was_done_without_an_amount() -
     assert bullets, "the method was declined for stating no amount"
     assert "interest rate swap" in bullets[0].text
     assert bullets[0].source_numbers == (1,)
+
+
+def _table(number: int, title: str, columns: list[str], rows: dict[str, list[str]]) -> Source:
+    lines = [title, "columns: " + " | ".join(columns)]
+    for name, values in rows.items():
+        lines += [f"{name} | {c} | {v}" for c, v in zip(columns[1:], values, strict=True)]
+    return Source(number, f"table-{number}", "table", "annual report", title, "\n".join(lines))
+
+
+def test_a_line_close_in_meaning_but_holding_few_asked_words_does_not_block_the_answer() -> None:
+    """Meaning lifts another table's "Annual Incentive (%)" lines to the top; they hold too
+    few of the question's words to answer it, and the lines that do are quoted."""
+    sources = [
+        _table(1, "Note 31 — table 1", ["Officer", "Base Salary", "Annual Incentive (%)"],
+               {"Greg Baker": ["900,000", "150"], "Lee Park": ["600,000", "100"]}),
+        _rulebook(2, "Note 9\nThe committee set the following non-equity incentive target "
+                     "amounts and cap percentages for each of our officers in 2024."),
+        _table(3, "Note 9 — table 1", ["Name", "Target ($)", "Cap (%)"],
+               {"Ann Ortiz": ["1,020,000", "110"], "Tom Baker": ["240,000", "150"]}),
+    ]  # fmt: skip
+    quoted = quote(
+        focus_of("What is the non-equity incentive target amount for Ann Ortiz and Tom Baker "
+                 "respectively?"),
+        sources,
+        likeness=lambda texts: [0.95 if "Annual Incentive" in t else 0.3 for t in texts],
+    )  # fmt: skip
+    assert quoted.answered, quoted.reason
+    assert "Ann Ortiz | Target ($) | 1,020,000" in quoted.bullets[0].text
+    assert not any("Annual Incentive" in b.text for b in quoted.bullets)
