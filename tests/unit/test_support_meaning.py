@@ -199,6 +199,32 @@ def test_a_true_answer_to_another_question_does_not_speak_to_this_one() -> None:
     assert _level(scores) != Confidence.HIGH
 
 
+def test_meaning_does_not_rescue_an_answer_about_a_neighbouring_condition() -> None:
+    """ "Joint replacement ... 48 months" reads close to "when is cataract covered?"
+    by meaning, but another retrieved block is the one that speaks of cataract."""
+    joints = _source(
+        5,
+        "Waiting periods > Joint replacement\nJoint replacement surgery is covered only "
+        "after a waiting period of 48 months of continuous coverage.",
+    )
+    neighbour = Bullet(
+        "Joint replacement surgery is covered only after a waiting period of 48 months.", (5,)
+    )
+    question = "When is cataract covered?"
+    meaning = Meaning(CountingEmbed(), threshold=0.5, closeness=0.1)  # any closeness passes
+    assert meaning.similarity(question, neighbour.text) >= 0.1
+    scores = score_answer(
+        question=question,
+        bullets=[neighbour],
+        sources=[*SOURCES, joints],
+        instructions=INSTRUCTIONS,
+        meaning=meaning,
+    )
+    assert scores.contextual_continuity == 1  # true to the block it cites ...
+    assert scores.qa_continuity == 0  # ... which is not about cataract
+    assert _level(scores) != Confidence.HIGH
+
+
 @pytest.mark.slow
 def test_the_bundled_model_supports_a_rewording_and_not_the_wrong_block() -> None:
     from knowledge.models.embeddings import LOCAL_DEFAULT, LocalEmbedder

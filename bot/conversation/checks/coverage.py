@@ -5,8 +5,8 @@
   notice periods to "what does the system notice say?" does not. An answer that misses
   some of the question's words still speaks to it when one of its bullets is as close to
   the question by meaning as answers are (the closeness fitted with support's threshold,
-  see meaning.fitted_closeness); the ids, periods, quantity and names asked for are still
-  checked by their words.
+  see meaning.fitted_closeness) and no word it misses is one another retrieved block
+  uses; the ids, periods, quantity and names asked for are still checked by their words.
 - answerability: the knowledge holds what was asked at all. It fails when the thing asked
   about is a word the knowledge never uses ("claim settlement ratio") or when nothing the
   answer cites speaks of any part of the phrase asked for; the answer then becomes "I
@@ -76,31 +76,50 @@ def speaks_to_question(
     if focus is not None and any(other_period(b.text, focus.period) for b in bullets):
         return False  # a line for another year (or a quarter for a year) answers another question
     stated = focus is not None and any(_states(b.text, focus) for b in bullets)
-    if not _words_spoken(question, said, sources, focus, stated) and not _close(
-        question, bullets, meaning
-    ):
+    missing = _unspoken(question, said, sources, focus, stated)
+    if missing and not _rescued(missing, question, bullets, matches, sources, meaning):
         return False
     if focus is not None and focus.wants and not stated:
         return False
     return _names_spoken(question, bullets, matches, focus, terms)
 
 
-def _words_spoken(
+def _unspoken(
     question: str, said: set[str], sources: Sequence[Source], focus: Focus | None, stated: bool
-) -> bool:
+) -> set[str]:
+    """The question's words the answer misses, when it misses too many of them (else
+    none): any of a short phrase asked for, a third of a longer one, or half of the
+    question's topic words the sources know."""
     if focus is not None and focus.asked:
         missing = {w for w in focus.asked if not _said(w, said)}
         if stated:  # "36 months" says what the waiting period is without the words
             missing -= focus.measure
-        return len(missing) <= (0 if len(focus.asked) <= 2 else len(focus.asked) // 3)
+        allowed = 0 if len(focus.asked) <= 2 else len(focus.asked) // 3
+        return missing if len(missing) > allowed else set()
     topic = _topic_held(question, sources, focus)
-    return not topic or len(topic & said) >= 0.5 * len(topic)
+    return topic - said if topic and len(topic & said) < 0.5 * len(topic) else set()
 
 
-def _close(question: str, bullets: Sequence[Bullet], meaning: Meaning | None) -> bool:
-    """Some bullet is as close to the question by meaning as answers to it are: "persons
-    between 18 and 65 years, as Proposer" answers "the entry age for the proposer"."""
+def _rescued(
+    missing: set[str],
+    question: str,
+    bullets: Sequence[Bullet],
+    matches: Sequence[Match],
+    sources: Sequence[Source],
+    meaning: Meaning | None,
+) -> bool:
+    """Meaning forgives wording, not a change of subject. The answer speaks to the
+    question in other words when some bullet is as close to it by meaning as answers are
+    ("persons between 18 and 65 can join as proposer" for "the entry age for the
+    proposer"), and no word it misses is one another retrieved block uses: "joint
+    replacement is covered after 48 months" reads close to "when is cataract surgery
+    covered?", but the block that says "cataract" is not the one it cites."""
     if meaning is None or meaning.closeness is None:
+        return False
+    cited = {s.number for m in matches for s in m.claim.cited}
+    others = [s for s in sources if s.number not in cited]
+    elsewhere = set().union(*(content_words(_source_text(s)) for s in others))
+    if any(_said(w, elsewhere) for w in missing):
         return False
     meaning.learn([question, *(b.text for b in bullets)])  # one batch
     return any(meaning.similarity(question, b.text) >= meaning.closeness for b in bullets)
