@@ -143,7 +143,8 @@ WANTED_KINDS = {
 # Questions about what a thing is, holds or depends on, or how it is worked out: the
 # answer is a description, even when the thing is an amount ("what constitutes audit fees?").
 _DESCRIBES = re.compile(
-    r"^\W*(?:why|where|who|whom)\b|\bwhat (?:constitutes?|causes?d?|drives?|drove|determines?)\b"
+    r"^\W*(?:why|where|who|whom)\b|\bwhat (?:constitutes?|causes?d?|drives?|drove|determines?"
+    r"|accounts? for|accounted for|led to|leads to|contributed to|resulted in)\b"
     r"|\b(?:include[sd]?|consists? of|comprises?d?(?: of)?|represents?|relates? to|subject to"
     r"|used for|attributable to|made up of|mean|defined)\s*\??\s*$"
     r"|\bwhat (?:is|are|was|were) the (?:definition|meaning|purpose|reasons?|basis|method)\b"

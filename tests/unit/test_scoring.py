@@ -468,3 +468,33 @@ def test_an_answer_of_the_kind_asked_need_not_write_its_unit(
     scores = _score([Bullet(said, (1,))], [_source(1, source)], question)
     assert "qa_continuity" not in _failed(scores)
     assert confidence_for(scores, has_context=True) == Confidence.HIGH
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What accounted for the decrease in the share of net earnings of the joint venture?",
+        "What led to the decrease in the share of net earnings of the joint venture?",
+        "How did the share of net earnings of the joint venture come to decrease?",
+    ],
+)
+def test_a_question_about_causes_is_answered_by_the_causes_without_an_amount(
+    question: str,
+) -> None:
+    """A question asking what caused a change wants the causes, not a figure: the answer
+    that gives them, true to its source, is High."""
+    notes = [
+        _source(1, "Note 5 Joint venture\nThe decrease in our share of net earnings of the "
+                   "joint venture was due to lower vessel utilisation and a fair value "
+                   "adjustment on its swaps.", "annual_report.pdf"),
+    ]  # fmt: skip
+    answer = [
+        Bullet(
+            "The decrease in the share of net earnings of the joint venture was due to lower "
+            "vessel utilisation and a fair value adjustment on its swaps.",
+            (1,),
+        )
+    ]
+    scores = _score(answer, notes, question)
+    assert _failed(scores) <= {"context_focus"}
+    assert confidence_for(scores, has_context=True) == Confidence.HIGH
