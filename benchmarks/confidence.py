@@ -32,7 +32,10 @@ a fresh thread, once per fault type with exactly one planted fault:
   document, or a rule or figure invented in its style) citing a real block, as a bullet of
   its own or joined to a supported one;
 - citation: a bullet, word for word, citing a block that does not hold its fact;
-- instructions: 12-18 words of the system prompt actually sent, woven into a bullet.
+- instructions: 12-18 words of the system prompt actually sent, woven into a bullet;
+- neighbour: the whole answer replaced by a sentence of another retrieved block, word for
+  word and cited to it, the one sharing most words with the question: true to its
+  source, about something else (a clause titled "waiting period" about other conditions).
 
 Printed: per fault type and for the faithful answers, how many were High / Medium / Low
 and which checks failed; planted faults below High and faithful answers High overall (the

@@ -21,7 +21,7 @@ from benchmarks.planted.prompt import Prompt, tokens
 from benchmarks.planted.terms import Inventory
 
 T = TypeVar("T")
-FAULTS = ("number", "entity", "polarity", "unsupported", "citation", "instructions")
+FAULTS = ("number", "entity", "polarity", "unsupported", "citation", "instructions", "neighbour")
 COPY_WORDS = (12, 18)  # a copied run of the instructions is this many words long
 WOVEN_CLAIM_SHARE = 0.3  # unsupported claims joined to a supported bullet, not a bullet
 
@@ -332,6 +332,35 @@ def _run_from(words: list[str]) -> str | None:
     return None
 
 
+# ---- an answer about a neighbouring subject ------------------------------------------------
+
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
+NEIGHBOUR_MIN_WORDS = 8
+
+
+def _neighbour(draft: Draft, s: Setting, rng: random.Random) -> Planted | None:
+    """The whole answer replaced by a sentence of another retrieved block, word for word
+    and cited to it: true to its source, about something else. The sentence chosen shares
+    the most words with the question (a clause whose title holds "waiting period" but is
+    about other conditions); ties are drawn at random."""
+    pieces = tuple(p for b in draft.bullets for p in b.pieces)
+    asked = set(tokens(s.prompt.question))
+    options: list[tuple[int, float, str, int]] = []
+    for block in s.prompt.blocks:
+        if any(block.holds(p) for p in pieces):
+            continue
+        for sentence in _SENTENCE.findall(block.text):
+            words = tokens(sentence)
+            if len(words) >= NEIGHBOUR_MIN_WORDS:
+                options.append(
+                    (len(asked & set(words)), rng.random(), sentence.strip(), block.number)
+                )
+    if not options:
+        return None
+    _, _, sentence, number = max(options)
+    return Planted((Bullet(sentence, (number,), ()),), 0, f"answered from block {number}")
+
+
 _PLANTERS: dict[str, Callable[[Draft, Setting, random.Random], Planted | None]] = {
     "number": _number,
     "entity": _entity,
@@ -339,4 +368,5 @@ _PLANTERS: dict[str, Callable[[Draft, Setting, random.Random], Planted | None]] 
     "unsupported": _unsupported,
     "citation": _citation,
     "instructions": _instructions,
+    "neighbour": _neighbour,
 }
