@@ -61,16 +61,25 @@ def generate(
     focus: Focus | None = None,
     on_text: TextSink | None = None,
     likeness: Likeness | None = None,
+    closeness: float | None = None,
     stages: frozenset[Stage] = ALL_STAGES,
 ) -> Generated:
     """`on_text`: where the model's reply goes piece by piece while it is written (for
     streaming it to the user); the reply is read as a whole here, as without it.
-    `likeness`: passages' similarity to the question, for choosing what to quote;
-    `stages`: the rules that choose it (see knowledge.search.stages)."""
+    `likeness`: passages' similarity to the question, for choosing what to quote, and
+    `closeness` the similarity at which a passage answers it in other words (see
+    extractive.quote); `stages`: the rules that choose it (see knowledge.search.stages)."""
     prompt = prompts.load(prompt_name(intent), version)
     asked = focus or focus_of(question)
     quoted = partial(
-        _extractive, asked, sources, prompt.label, prompt.system, likeness=likeness, stages=stages
+        _extractive,
+        asked,
+        sources,
+        prompt.label,
+        prompt.system,
+        likeness=likeness,
+        closeness=closeness,
+        stages=stages,
     )
     if model is None:
         return quoted(EXTRACTIVE_NOTICE)
@@ -108,10 +117,11 @@ def _extractive(
     *,
     failed: bool = False,
     likeness: Likeness | None = None,
+    closeness: float | None = None,
     stages: frozenset[Stage] = ALL_STAGES,
 ) -> Generated:
     quotable_sources = [q for q in map(quotable, sources) if q.text]
-    quoted = quote(focus, quotable_sources, likeness=likeness, stages=stages)
+    quoted = quote(focus, quotable_sources, likeness=likeness, closeness=closeness, stages=stages)
     return Generated(
         quoted.bullets if quoted.answered else [],
         label,

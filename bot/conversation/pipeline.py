@@ -237,6 +237,7 @@ class Pipeline:
                     focus=focus,
                     on_text=Drafter(drafts, max_source=len(sources)) if drafts else None,
                     likeness=likeness,
+                    closeness=fitted_closeness(self._knowledge.embedding_model),
                     stages=result.stages,
                 )
                 if chunks or facts

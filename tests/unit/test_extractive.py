@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from bot.conversation.extractive import MAX_BULLET_CHARS, extractive_answer, quote, trim
 from bot.conversation.focus import focus_of
@@ -242,3 +243,29 @@ def test_a_line_close_in_meaning_but_holding_few_asked_words_does_not_block_the_
     assert quoted.answered, quoted.reason
     assert "Ann Ortiz | Target ($) | 1,020,000" in quoted.bullets[0].text
     assert not any("Annual Incentive" in b.text for b in quoted.bullets)
+
+
+GROUP = [
+    _rulebook(1, "The Group's financial position remains strong, with net cash of 120 million "
+                 "at the year end and no borrowings falling due within two years."),
+    _rulebook(2, "Hospital bills for in-patient treatment of the insured person are paid up to "
+                 "the sum insured."),
+]  # fmt: skip
+KNOWN_WORDS = {w for s in GROUP for w in s.text.lower().replace(",", " ").split() if len(w) >= 5}
+
+
+def test_a_word_the_knowledge_never_uses_is_forgiven_when_the_passage_is_close_by_meaning() -> None:
+    question = "What is the status of the group's financial position?"
+    focus = focus_of(question, vocabulary=KNOWN_WORDS)
+    assert focus.unknown  # "status" appears in no source
+
+    def close(texts: Sequence[str]) -> list[float]:
+        return [0.73 if "financial position" in t else 0.2 for t in texts]
+
+    answered = quote(focus, GROUP, likeness=close, closeness=0.55)
+    assert answered.answered
+    assert answered.bullets[0].text.startswith("The Group's financial position remains strong")
+    assert not quote(focus, GROUP, likeness=close).answered  # no fitted closeness: words decide
+    far = quote(focus, GROUP, likeness=lambda texts: [0.44 for _ in texts], closeness=0.55)
+    assert not far.answered
+    assert "never mentions status" in far.reason
