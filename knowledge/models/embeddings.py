@@ -40,13 +40,17 @@ class LocalEmbedder:
     runtime "onnx" (default) runs the bundled model through ONNX Runtime, exported once into
     `cache_dir` (see knowledge.models.onnx_encoder): the same vectors, about twice as fast. Other
     local models, and any failure to export, use PyTorch.
+
+    Texts are encoded longest first in batches of `batch_size`, each padded to its longest
+    text: batches of 16 pad less than 64 and were faster on both a question's few dozen
+    sentences and 128 long chunks of an ingest (see benchmarks/README.md).
     """
 
     def __init__(
         self,
         model_name: str = LOCAL_DEFAULT,
         *,
-        batch_size: int = 64,
+        batch_size: int = 16,
         threads: int | None = None,
         runtime: str = "onnx",
         cache_dir: Path | None = None,
