@@ -19,6 +19,7 @@ from bot.db import migrate
 from bot.db.embedded import EmbeddedPostgres
 from bot.db.engine import create_engine, normalize_url
 from bot.settings import Settings
+from tests.code_checks import MYPY, start_mypy
 
 warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 
@@ -26,6 +27,19 @@ TEMPLATE_DB = "knowbot_template"
 
 # Every variable Settings reads: a developer's shell must not change what tests do.
 _ENV_NAMES = tuple(f.alias for f in Settings.model_fields.values() if f.alias)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start mypy beside the run when its test is among those collected."""
+    if any(item.name == "test_mypy_is_clean" for item in session.items):
+        session.config.stash[MYPY] = start_mypy()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    process = config.stash.get(MYPY, None)
+    if process is not None and process.poll() is None:
+        process.kill()
+        process.communicate()
 
 
 @pytest.fixture(autouse=True)

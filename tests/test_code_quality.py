@@ -8,6 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from tests.code_checks import MYPY, start_mypy
+
 ROOT = Path(__file__).resolve().parent.parent
 PLATFORM_PACKAGES = ("slack_bolt", "slack_sdk", "botbuilder", "aiohttp")
 
@@ -23,9 +27,10 @@ def test_ruff_is_clean() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_mypy_is_clean() -> None:
-    result = run("mypy")
-    assert result.returncode == 0, result.stdout + result.stderr
+def test_mypy_is_clean(request: pytest.FixtureRequest) -> None:
+    process = request.config.stash.get(MYPY, None) or start_mypy()  # started at collection
+    output, _ = process.communicate(timeout=600)
+    assert process.returncode == 0, output
 
 
 def imported_modules(path: Path) -> set[str]:
