@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.code_checks import MYPY, start_mypy
+from tests.code_checks import MYPY, ROOT, start_mypy
 
-ROOT = Path(__file__).resolve().parent.parent
 PLATFORM_PACKAGES = ("slack_bolt", "slack_sdk", "botbuilder", "aiohttp")
 
 
