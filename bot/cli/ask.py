@@ -8,9 +8,7 @@ import uuid
 import typer
 from rich.console import Console
 
-from bot.adapters.console import answer_json, console_turn, print_answer
 from bot.cli.state import state
-from bot.wiring import open_services
 
 out = Console()
 
@@ -34,6 +32,9 @@ def ask(
         raise typer.BadParameter(
             "give the person's e-mail address (or Entra object id)", param_hint="--as"
         )
+    from bot.adapters.console import answer_json, console_turn, print_answer
+    from bot.wiring import open_services
+
     with open_services(state(ctx).settings) as services:
         asker = services.readers.reader_for([as_person.strip()]) if as_person else None
         turn = console_turn(
@@ -52,6 +53,9 @@ def chat(
     scope: list[str] = typer.Option(["default"], "--scope", help="Knowledge scope(s) to use."),
 ) -> None:
     """A conversation in the terminal (one thread; follow-ups work). Ctrl-D to leave."""
+    from bot.adapters.console import console_turn, print_answer
+    from bot.wiring import open_services
+
     thread = f"chat-{uuid.uuid4()}"
     with open_services(state(ctx).settings) as services:
         out.print("Ask a question (Ctrl-D to quit).", style="dim")

@@ -4,13 +4,15 @@ runs them in their own process; `knowbot serve` runs them in-process by default)
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 
 from bot.cli.state import state
-from bot.jobs.runtime import JobScheduler, build_scheduler
-from bot.wiring import open_services
+
+if TYPE_CHECKING:
+    from bot.jobs.runtime import JobScheduler
 
 err = Console(stderr=True)
 
@@ -22,6 +24,9 @@ def scheduler(
     ),
 ) -> None:
     """Run the scheduled jobs: re-ingest sources, expire old memory, post the digest."""
+    from bot.jobs.runtime import build_scheduler
+    from bot.wiring import open_services
+
     with open_services(state(ctx).settings) as services:
         jobs = build_scheduler(services)
         if run is not None:

@@ -7,9 +7,9 @@ import logging
 import os
 import signal
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 import typer
-from aiohttp import web
 from rich.console import Console
 
 from bot.adapters.teams.credentials import (
@@ -19,10 +19,10 @@ from bot.adapters.teams.credentials import (
 )
 from bot.cli.state import state
 from bot.errors import KnowbotError
-from bot.server import build_web_app
 from bot.settings import Settings
-from bot.warmup import Readiness, warm_up
-from bot.wiring import Services, open_services
+
+if TYPE_CHECKING:
+    from bot.wiring import Services
 
 app = typer.Typer(help="Run the bot.", no_args_is_help=True)
 err = Console(stderr=True)
@@ -125,6 +125,8 @@ def _run(
         # Leave a core to the event loop so acks stay fast while answers are embedded.
         cores = os.cpu_count() or 2
         settings = settings.model_copy(update={"embed_threads": max(1, cores - 1)})
+    from bot.wiring import open_services
+
     with open_services(settings) as services:
         asyncio.run(
             _serve(
@@ -149,6 +151,11 @@ async def _serve(
 ) -> None:
     """Listen at once (/healthz: live), warm up, then report ready (/readyz) and connect
     Socket Mode and the scheduler."""
+    from aiohttp import web
+
+    from bot.server import build_web_app
+    from bot.warmup import Readiness, warm_up
+
     stops: list[Stop] = []
     readiness = Readiness()
     web_app = build_web_app(services, slack=slack_http, teams=teams, readiness=readiness)
