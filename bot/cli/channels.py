@@ -4,6 +4,7 @@ mention there before it answers follow-ups."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
@@ -11,9 +12,10 @@ from rich.table import Table
 
 from bot.cli.state import state
 from bot.errors import KnowbotError
-from bot.store.channels import DEFAULT_SCOPES, ChannelSettings
-from bot.wiring import Services, open_services
-from knowledge.store.sources import list_sources
+
+if TYPE_CHECKING:
+    from bot.store.channels import ChannelSettings
+    from bot.wiring import Services
 
 app = typer.Typer(
     help="Per-channel settings: knowledge scopes and whether mentions are required.",
@@ -64,6 +66,8 @@ def set_channel(
     _check(platform, channel, scope or [])
     if escalate_to is not None:
         _check_experts(platform, escalate_to)
+    from bot.wiring import open_services
+
     with open_services(state(ctx).settings) as services:
         for name in _empty_scopes(services, scope or []):
             err.print(
@@ -84,6 +88,9 @@ def set_channel(
 @app.command("list")
 def list_channels(ctx: typer.Context) -> None:
     """Show every channel with settings of its own."""
+    from bot.store.channels import DEFAULT_SCOPES
+    from bot.wiring import open_services
+
     with open_services(state(ctx).settings) as services:
         rows = services.channels.all()
     if not rows:
@@ -135,6 +142,8 @@ def _check_experts(platform: str, experts: str) -> None:
 
 
 def _empty_scopes(services: Services, scopes: list[str]) -> list[str]:
+    from knowledge.store.sources import list_sources
+
     with services.db.engine.connect() as conn:
         return [s for s in dict.fromkeys(scopes) if not list_sources(conn, scope=s)]
 

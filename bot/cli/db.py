@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import sqlalchemy as sa
+from typing import TYPE_CHECKING
+
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from bot.cli.state import state
-from bot.db import migrate
-from bot.wiring import Services, open_services
+
+if TYPE_CHECKING:
+    from bot.wiring import Services
 
 app = typer.Typer(help="Database: apply migrations, show status.", no_args_is_help=True)
 out = Console()
@@ -19,6 +21,9 @@ UPGRADE_HINT = "(run: knowbot db upgrade)"
 @app.command("upgrade")
 def upgrade(ctx: typer.Context) -> None:
     """Apply pending schema migrations (safe to run again: does nothing when up to date)."""
+    from bot.db import migrate
+    from bot.wiring import open_services
+
     with open_services(state(ctx).settings, apply_migrations=False) as services:
         applied = migrate.upgrade(services.db.engine)
         if applied:
@@ -31,11 +36,17 @@ def upgrade(ctx: typer.Context) -> None:
 @app.command("status")
 def status(ctx: typer.Context) -> None:
     """Show where the database is, its versions, schema revision and what it holds."""
+    from bot.wiring import open_services
+
     with open_services(state(ctx).settings, apply_migrations=False) as services:
         out.print(_status_table(services))
 
 
 def _status_table(services: Services) -> Table:
+    import sqlalchemy as sa
+
+    from bot.db import migrate
+
     engine = services.db.engine
     current = migrate.current_revision(engine)
     pending = migrate.pending_revisions(engine)
@@ -62,6 +73,8 @@ def _status_table(services: Services) -> Table:
 
 
 def _counts(services: Services) -> dict[str, int]:
+    import sqlalchemy as sa
+
     with services.db.engine.connect() as conn:
         return {
             name: int(conn.execute(sa.text(f"SELECT count(*) FROM {name}")).scalar_one())

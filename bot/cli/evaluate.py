@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from bot.cli.state import state
-from bot.conversation.verified import fitted_rule
 from bot.errors import KnowbotError
-from bot.feedback.qa import read_cases, run_cases
-from bot.verified.evaluation import FIT, HELD_OUT, VerifiedReport, evaluate_verified, read_negatives
-from bot.wiring import open_services
-from knowledge.evaluation import evaluate
+
+if TYPE_CHECKING:
+    from bot.verified.evaluation import VerifiedReport
 
 app = typer.Typer(help="Evaluate retrieval and answers.", no_args_is_help=True)
 out = Console()
@@ -36,6 +35,9 @@ def retrieval(
         raise KnowbotError(f"{folder} is not a BEIR folder: missing {', '.join(missing)}.")
     if mode not in ("hybrid", "dense", "sparse"):
         raise KnowbotError(f"--mode must be hybrid, dense or sparse, not {mode!r}.")
+    from bot.wiring import open_services
+    from knowledge.evaluation import evaluate
+
     with open_services(state(ctx).settings) as services:
         kb = services.knowledge
         report = evaluate(folder, kb.ingestor, kb.retriever, mode=mode)
@@ -67,6 +69,9 @@ def qa(
     """Answer each question and check the answer states the expected facts and cites a
     source that states them; show each answer's confidence, and how questions marked
     unanswerable were handled."""
+    from bot.feedback.qa import read_cases, run_cases
+    from bot.wiring import open_services
+
     cases = read_cases(file)
     with open_services(state(ctx).settings) as services:
         report = run_cases(cases, services.pipeline.answer_now)
@@ -117,6 +122,10 @@ def verified(
     ]
     if missing:
         raise KnowbotError(f"{folder} is not a BEIR folder: missing {', '.join(missing)}.")
+    from bot.conversation.verified import fitted_rule
+    from bot.verified.evaluation import evaluate_verified, read_negatives
+    from bot.wiring import open_services
+
     strangers = read_negatives(negatives) if negatives is not None else []
     settings = state(ctx).settings
     with open_services(settings) as services:
@@ -143,6 +152,8 @@ def verified(
 
 
 def _print_verified(report: VerifiedReport) -> None:
+    from bot.verified.evaluation import FIT, HELD_OUT
+
     rule = report.rule
     table = Table(
         title=f"Verified answers on {Path(report.folder).name} ({report.entries} entries, "

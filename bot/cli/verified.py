@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from bot.cli.state import state
-from bot.conversation.verified import VerifiedAnswer
 from bot.errors import KnowbotError
-from bot.verified.entries import read_entries
-from bot.verified.importing import import_entries
-from bot.wiring import open_services
+
+if TYPE_CHECKING:
+    from bot.conversation.verified import VerifiedAnswer
 
 app = typer.Typer(
     help="Verified answers: a person's answer, served first when a question means the same.",
@@ -32,6 +32,10 @@ def import_file(
     ),
 ) -> None:
     """Import verified answers; a file with any bad line imports nothing and names the lines."""
+    from bot.verified.entries import read_entries
+    from bot.verified.importing import import_entries
+    from bot.wiring import open_services
+
     entries = read_entries(file)
     with open_services(state(ctx).settings) as services:
         kb = services.knowledge
@@ -59,6 +63,8 @@ def list_verified(
     as_json: bool = typer.Option(False, "--json", help="One JSON object per line."),
 ) -> None:
     """Show the active verified answers (or the suspended ones)."""
+    from bot.wiring import open_services
+
     status = "suspended" if suspended else "active"
     with open_services(state(ctx).settings) as services:
         rows = services.verified.with_status(status)
@@ -91,6 +97,8 @@ def list_verified(
 def export(ctx: typer.Context) -> None:
     """Print every verified answer that is not retired as JSON lines (the import format,
     plus id, status and verified_at)."""
+    from bot.wiring import open_services
+
     with open_services(state(ctx).settings) as services:
         rows = services.verified.with_status("active", "suspended")
     for row in rows:
@@ -119,6 +127,8 @@ def _set_status(
     ctx: typer.Context, verified_id: int, status: str, reason: str, listing: str
 ) -> VerifiedAnswer:
     """Give one verified answer `status`; an unknown id says which `list` shows the ids."""
+    from bot.wiring import open_services
+
     with open_services(state(ctx).settings) as services:
         found = services.verified.get(verified_id)
         if found is None:
