@@ -4,31 +4,30 @@ and as the standings of the prompt versions that compete on them."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from bot.cli.state import state
-from bot.conversation.generate import prompt_name
-from bot.conversation.types import Intent
 from bot.errors import KnowbotError
-from bot.feedback.bandit import FACTS
-from bot.feedback.choosing import build_bandit
-from bot.feedback.export import RatingFilter, select, write_csv, write_jsonl, write_qa
-from bot.feedback.report import write_report
-from bot.wiring import open_services
+
+if TYPE_CHECKING:
+    from bot.feedback.export import RatingFilter
+    from bot.store.rated import RatedAnswer
+
+    Writer = Callable[[Iterable[RatedAnswer], TextIO], int]
 
 app = typer.Typer(help="Export and report the ratings staff gave answers.", no_args_is_help=True)
 err = Console(stderr=True)
 out = Console()
 
-WRITERS = {"jsonl": write_jsonl, "csv": write_csv, "qa": write_qa}
+FORMATS = ("jsonl", "csv", "qa")
 RATINGS = ("negative", "positive", "all")
 
 
@@ -48,14 +47,17 @@ def export(
 ) -> None:
     """One record per rated answer: questions, prompt, context as sent, answer, checks,
     confidence, ratings and reasons — the dataset for improving prompts."""
-    if fmt not in WRITERS:
+    if fmt not in FORMATS:
         raise KnowbotError(f"--format must be jsonl, csv or qa, not {fmt!r}.")
     chosen = rating_filter(rating)
     start = parse_since(since)
+    from bot.feedback.export import select
+    from bot.wiring import open_services
+
     with open_services(state(ctx).settings) as services:
         items = select(services.rated.rated(since=start), chosen)
     with _output(out) as stream:
-        count = WRITERS[fmt](items, stream)
+        count = _writers()[fmt](items, stream)
     err.print(f"Exported {count} rated answers ({rating}).", style="dim", highlight=False)
 
 
@@ -66,6 +68,9 @@ def report(
 ) -> None:
     """A static HTML page of charts: ratings over time, by confidence, intent and prompt
     version, the most down-voted questions and the sources they cite."""
+    from bot.feedback.report import write_report
+    from bot.wiring import open_services
+
     with open_services(state(ctx).settings) as services:
         items = services.rated.rated()
     page = write_report(items, out)
@@ -76,6 +81,12 @@ def report(
 def versions(ctx: typer.Context) -> None:
     """Which prompt version (and facts format) each intent is served, and why: the ratings
     each has earned, and which ones were retired for clearly worse ratings."""
+    from bot.conversation.generate import prompt_name
+    from bot.conversation.types import Intent
+    from bot.feedback.bandit import FACTS
+    from bot.feedback.choosing import build_bandit
+    from bot.wiring import open_services
+
     settings = state(ctx).settings
     table = Table(title="Live versions by intent")
     for column in ("intent", "choice", "version", "up", "down", "mean", "status"):
@@ -111,6 +122,13 @@ def parse_since(text: str | None) -> datetime | None:
             "2026-01-31T09:00."
         ) from exc
     return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def _writers() -> dict[str, Writer]:
+    """The writer of each --format (imported only when an export runs)."""
+    from bot.feedback.export import write_csv, write_jsonl, write_qa
+
+    return {"jsonl": write_jsonl, "csv": write_csv, "qa": write_qa}
 
 
 @contextmanager
