@@ -4,33 +4,45 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine
+from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from bot.backends import build_graph_access, confluence_auth
 from bot.cli.state import state
 from bot.errors import KnowbotError
-from bot.wiring import Services, open_services
 from knowledge.errors import SourceError
-from knowledge.ingest.index import reindex
-from knowledge.ingest.kinds import SourceKind
-from knowledge.ingest.options import IngestOptions
-from knowledge.ingest.reports import IngestSummary
-from knowledge.ingest.source_links import BadTemplate
-from knowledge.ingest.sources_file import SourceEntry, ingest_sources, read_sources
+
+if TYPE_CHECKING:
+    from bot.wiring import Services
+    from knowledge.ingest.options import IngestOptions
+    from knowledge.ingest.reports import IngestSummary
+    from knowledge.ingest.sources_file import SourceEntry
 
 out = Console()
 err = Console(stderr=True)
 
 
+class Kind(StrEnum):
+    """The --kind choices: the values of knowledge.ingest.kinds.SourceKind, whose module
+    imports every file reader (PDF, DOCX, HTML), too slow for `--help`. A test keeps the two
+    the same."""
+
+    AUTO = "auto"
+    RULEBOOK = "rulebook"
+    ROWS = "rows"
+    GLOSSARY = "glossary"
+    FAQ = "faq"
+    TRIPLES = "triples"
+
+
 def ingest(
     ctx: typer.Context,
     paths: list[Path] = typer.Argument(None, help="Files or folders to ingest."),
-    kind: SourceKind = typer.Option(SourceKind.AUTO, "--kind", help="What the sources are."),
+    kind: Kind = typer.Option(Kind.AUTO, "--kind", help="What the sources are."),
     key: list[str] = typer.Option([], "--key", help="Key column(s) naming each row."),
     time_col: str | None = typer.Option(None, "--time", help="Time column (rows)."),
     group: str | None = typer.Option(None, "--group", help="Group column (rows)."),
@@ -56,9 +68,13 @@ def ingest(
     ),
 ) -> None:
     """Ingest knowledge sources (incremental: unchanged sources cost nothing)."""
+    from knowledge.ingest.kinds import SourceKind
+    from knowledge.ingest.options import IngestOptions
+    from knowledge.ingest.source_links import BadTemplate
+
     try:
         options = IngestOptions(
-            kind=kind,
+            kind=SourceKind(kind.value),
             scope=scope,
             keys=tuple(key),
             time=time_col,
@@ -76,6 +92,12 @@ def ingest(
     entries = _read_sources(sources, options) if sources else []
     if sql and not db:
         raise KnowbotError("--sql needs --db URL (the database to read the rows from).")
+    from bot.backends import build_graph_access, confluence_auth
+    from bot.wiring import open_services
+    from knowledge.ingest.index import reindex
+    from knowledge.ingest.reports import IngestSummary
+    from knowledge.ingest.sources_file import ingest_sources
+
     with open_services(state(ctx).settings) as services, _progress() as progress:
         task = progress.add_task("starting", total=None)
 
@@ -145,6 +167,8 @@ def _post(
 
 
 def _read_sources(file: Path, options: IngestOptions) -> list[SourceEntry]:
+    from knowledge.ingest.sources_file import read_sources
+
     try:
         return read_sources(file, options)
     except SourceError as exc:
