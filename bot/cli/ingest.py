@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from bot.cli.state import state
 from bot.errors import KnowbotError
 from knowledge.errors import SourceError
+from knowledge.ingest.kinds import SourceKind
 
 if TYPE_CHECKING:
     from bot.wiring import Services
@@ -26,23 +26,10 @@ out = Console()
 err = Console(stderr=True)
 
 
-class Kind(StrEnum):
-    """The --kind choices: the values of knowledge.ingest.kinds.SourceKind, whose module
-    imports every file reader (PDF, DOCX, HTML), too slow for `--help`. A test keeps the two
-    the same."""
-
-    AUTO = "auto"
-    RULEBOOK = "rulebook"
-    ROWS = "rows"
-    GLOSSARY = "glossary"
-    FAQ = "faq"
-    TRIPLES = "triples"
-
-
 def ingest(
     ctx: typer.Context,
     paths: list[Path] = typer.Argument(None, help="Files or folders to ingest."),
-    kind: Kind = typer.Option(Kind.AUTO, "--kind", help="What the sources are."),
+    kind: SourceKind = typer.Option(SourceKind.AUTO, "--kind", help="What the sources are."),
     key: list[str] = typer.Option([], "--key", help="Key column(s) naming each row."),
     time_col: str | None = typer.Option(None, "--time", help="Time column (rows)."),
     group: str | None = typer.Option(None, "--group", help="Group column (rows)."),
@@ -68,13 +55,12 @@ def ingest(
     ),
 ) -> None:
     """Ingest knowledge sources (incremental: unchanged sources cost nothing)."""
-    from knowledge.ingest.kinds import SourceKind
     from knowledge.ingest.options import IngestOptions
     from knowledge.ingest.source_links import BadTemplate
 
     try:
         options = IngestOptions(
-            kind=SourceKind(kind.value),
+            kind=kind,
             scope=scope,
             keys=tuple(key),
             time=time_col,

@@ -7,11 +7,9 @@ from enum import StrEnum
 from pathlib import Path
 
 from knowledge.errors import SourceError
-from knowledge.reading.loaders.rulebooks import RULEBOOK_SUFFIXES
 
 TABLE_SUFFIXES = frozenset({".csv", ".tsv"})
 FAQ_SUFFIXES = frozenset({".jsonl"})
-KNOWN_SUFFIXES = RULEBOOK_SUFFIXES | TABLE_SUFFIXES | FAQ_SUFFIXES
 
 GLOSSARY_TERM = {"term", "abbreviation", "acronym", "abbr"}
 GLOSSARY_EXPANSION = {"expansion", "expansion_label", "meaning", "stands_for", "full_form"}
@@ -29,7 +27,17 @@ class SourceKind(StrEnum):
     TRIPLES = "triples"
 
 
+def known_suffixes() -> frozenset[str]:
+    """Every file suffix knowbot reads. The rulebook readers (PDF, DOCX, HTML) are imported
+    only when files are read: `SourceKind` alone stays cheap (the CLI's --help uses it)."""
+    from knowledge.reading.loaders.rulebooks import RULEBOOK_SUFFIXES
+
+    return RULEBOOK_SUFFIXES | TABLE_SUFFIXES | FAQ_SUFFIXES
+
+
 def detect_kind(path: Path) -> SourceKind:
+    from knowledge.reading.loaders.rulebooks import RULEBOOK_SUFFIXES
+
     suffix = path.suffix.lower()
     if suffix in RULEBOOK_SUFFIXES:
         return SourceKind.RULEBOOK
@@ -40,7 +48,7 @@ def detect_kind(path: Path) -> SourceKind:
     raise SourceError(
         str(path),
         f"unsupported file type {suffix or '(none)'}; knowbot reads "
-        f"{', '.join(sorted(KNOWN_SUFFIXES))}",
+        f"{', '.join(sorted(known_suffixes()))}",
     )
 
 

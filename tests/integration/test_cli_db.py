@@ -20,12 +20,6 @@ def knowbot(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]
     )
 
 
-def test_help_lists_the_commands(tmp_path: Path) -> None:
-    result = knowbot("--help", env={"KNOWBOT_DATA_DIR": str(tmp_path)})
-    assert result.returncode == 0
-    assert "db" in result.stdout
-
-
 def test_db_upgrade_is_idempotent(empty_db_url: URL) -> None:
     env = {"DATABASE_URL": empty_db_url.render_as_string(hide_password=False)}
     first = knowbot("db", "upgrade", env=env)

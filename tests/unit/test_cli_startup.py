@@ -9,9 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.cli.ingest import Kind
-from knowledge.ingest.kinds import SourceKind
-
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("llama_index.core", "torch", "nltk", "sentence_transformers", "bot.wiring")
 COMMANDS = (
@@ -73,7 +70,3 @@ def test_ingest_help_names_its_options(tmp_path: Path) -> None:
     assert "--kind" in result.stdout
     assert "auto|rulebook|rows|glossary|faq|triples" in result.stdout
     assert "--sources" in result.stdout
-
-
-def test_ingest_kind_choices_are_the_source_kinds() -> None:
-    assert [k.value for k in Kind] == [k.value for k in SourceKind]

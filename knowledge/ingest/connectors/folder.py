@@ -8,7 +8,7 @@ import mimetypes
 from pathlib import Path
 
 from knowledge.ingest.connectors.base import Changes, Fetched, FetchFailed, Item, NotModified
-from knowledge.ingest.kinds import KNOWN_SUFFIXES
+from knowledge.ingest.kinds import known_suffixes
 from knowledge.ingest.manifest import Manifest, read_manifest
 
 
@@ -32,10 +32,11 @@ class FolderConnector:
 
     def files(self) -> list[Path]:
         if self.path.is_dir():
+            known = known_suffixes()
             return sorted(
                 p
                 for p in self.path.rglob("*")
-                if p.is_file() and p.suffix.lower() in KNOWN_SUFFIXES and not p.name.startswith(".")
+                if p.is_file() and p.suffix.lower() in known and not p.name.startswith(".")
             )
         return [self.path] if self.path.is_file() else []
 

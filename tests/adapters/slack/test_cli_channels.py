@@ -1,4 +1,4 @@
-"""`knowbot channels set|list` as an admin runs it (in-process: the CLI's imports are slow)."""
+"""`knowbot channels set|list` as an admin runs it, in-process (typer's CliRunner)."""
 
 from __future__ import annotations
 
