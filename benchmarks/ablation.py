@@ -4,8 +4,9 @@ stages, and all stages but each one, on every dev set (issue 19).
 Run by hand (never in the test run), from the project folder:
 
     KNOWBOT_DATA_DIR=<a folder you keep> python -m benchmarks.ablation [--eval ../shared/eval]
-        [--sets policies,financebench,tatqa,insuranceqa,covid_faq] [--split all|fit|check]
-        [--configs core,each,all,minus] [--json] [--per-question FILE]
+        [--sets policies,financebench,tatqa,insuranceqa_validation,covid_faq]
+        [--split all|fit|check] [--configs core,each,all,minus] [--answers] [--json]
+        [--table FILES]
 
 The first run indexes what is missing into that folder's database (the policy PDFs in scope
 `policies`, each FinanceBench filing in a scope of its own as `benchmarks.financebench`
