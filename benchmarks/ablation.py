@@ -10,8 +10,9 @@ Run by hand (never in the test run), from the project folder:
 
 The first run indexes what is missing into that folder's database (the policy PDFs in scope
 `policies`, each FinanceBench filing in a scope of its own as `benchmarks.financebench`
-does, TAT-QA contexts as Markdown files in `ab-tatqa`, each BEIR corpus in `ab-<name>`);
-later runs reuse it. Nothing here is a test: the data in ../shared/eval is never copied.
+does, TAT-QA contexts as Markdown files kept in `<data dir>/ablation-tatqa` in scope
+`ab-tatqa`, each BEIR corpus in `ab-<name>`); later runs reuse it. Nothing here is a test:
+the data in ../shared/eval is never copied into the project.
 
 Per question, the pipeline's own retrieval runs (question cleaned as the pipeline cleans
 it, budget by the rule-based intent) and
@@ -33,7 +34,6 @@ import hashlib
 import json
 import re
 import sys
-import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -59,11 +59,13 @@ from knowledge.ingest.loading import Loaded
 from knowledge.ingest.options import IngestOptions
 from knowledge.search.retrieved import Retrieved
 from knowledge.search.stages import ALL_STAGES, Stage
+from knowledge.store.sources import list_sources
 
 DEFAULT_EVAL = Path(__file__).resolve().parents[1] / ".." / "shared" / "eval"
 DOC_SETS = ("policies", "financebench", "tatqa")
 BEIR_SETS = ("insuranceqa_validation", "covid_faq")
 TATQA_EVERY = 4  # every 4th TAT-QA question (about 420 of 1,663)
+TATQA_SCOPE = "ab-tatqa"
 BEIR_EVERY = {"insuranceqa_validation": 3, "covid_faq": 1}
 TOP = 4
 _PAGES = re.compile(r"pp?\.\s*(\d+)(?:\s*[–-]\s*(\d+))?")
@@ -183,11 +185,15 @@ def _pages(chunk: Retrieved) -> set[int]:
 
 def tatqa(services: Services, folder: Path) -> DevSet:
     contexts = json.loads((folder / "tables" / "tatqa_test_gold.json").read_text())
-    with tempfile.TemporaryDirectory() as tmp:
-        for n, context in enumerate(contexts):
-            name = note_file(context)
-            (Path(tmp) / name).write_text(table_markdown(context, f"Note {n + 1}"))
-        services.knowledge.ingestor.ingest_paths([Path(tmp)], IngestOptions(scope="ab-tatqa"))
+    notes = (services.settings.data_dir / "ablation-tatqa").resolve()  # kept for re-runs
+    notes.mkdir(parents=True, exist_ok=True)
+    for n, context in enumerate(contexts):
+        (notes / note_file(context)).write_text(table_markdown(context, f"Note {n + 1}"))
+    with services.db.engine.connect() as conn:
+        stored = list_sources(conn, scope=TATQA_SCOPE)
+    if any(not s.uri.startswith(str(notes)) for s in stored):
+        services.knowledge.ingestor.remove_scope(TATQA_SCOPE)  # copies left by older runs
+    services.knowledge.ingestor.ingest_paths([notes], IngestOptions(scope=TATQA_SCOPE))
     out = []
     for context in contexts:
         for q in context["questions"]:
@@ -196,7 +202,7 @@ def tatqa(services: Services, folder: Path) -> DevSet:
             if facts:
                 spans = tuple(str(a) for a in q["answer"]) if q["answer_type"] == "span" else ()
                 found = _tat_found(note_file(context), facts)
-                out.append(Question(q["question"], ("ab-tatqa",), found, facts=spans))
+                out.append(Question(q["question"], (TATQA_SCOPE,), found, facts=spans))
     return DevSet("tatqa", out[::TATQA_EVERY])
 
 
