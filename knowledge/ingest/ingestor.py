@@ -128,14 +128,18 @@ class Ingestor:
         with self._engine.begin() as conn:
             for source in source_store.list_sources(conn, scope=scope):
                 self._chunks.delete_source(conn, source.id)
-            return source_store.delete_scope(conn, scope)
+            removed = source_store.delete_scope(conn, scope)
+            self._chunks.refresh_term_stats(conn, [scope])
+            return removed
 
     def _refresh_stats(self, reports: Sequence[SourceReport]) -> None:
         """Word statistics for the full-text search follow what this run changed; and
         `on_change` hears of it."""
-        if any(r.status in ("new", "changed", "removed") for r in reports):
+        changed = [r for r in reports if r.status in ("new", "changed", "removed")]
+        if changed:
+            scopes = None if any(not r.scope for r in changed) else [r.scope for r in changed]
             with self._engine.begin() as conn:
-                self._chunks.refresh_term_stats(conn)
+                self._chunks.refresh_term_stats(conn, scopes)
             if self._on_change is not None:
                 self._on_change(reports)
 

@@ -85,7 +85,7 @@ class Retriever:
             )
             timings["dense"] = _ms(started)
         hints = hints or Hints(query)
-        fused = self._fuse(dense, sparse, vector, text_query or query, on, timings)
+        fused = self._fuse(dense, sparse, text_query or query, scopes, on, timings)
         if vector is not None and Stage.STATEMENT_TABLES in on:
             fused += statement_tables(
                 self._chunks,
@@ -112,8 +112,8 @@ class Retriever:
         self,
         dense: list[ChunkHit],
         sparse: Future[list[ChunkHit]] | None,
-        vector: list[float] | None,
         words: str,
+        scopes: Sequence[str],
         on: frozenset[Stage],
         timings: dict[str, float],
     ) -> list[Retrieved]:
@@ -128,7 +128,7 @@ class Retriever:
         ):
             started = time.perf_counter()
             unmatched = sorted({h.node_id for h in dense} - {h.node_id for h in texts})
-            known = self._chunks.text_ranks(unmatched, words)
+            known = self._chunks.text_ranks(unmatched, words, scopes=scopes)
             timings["text_ranks"] = _ms(started)
         return fuse(dense, texts, self.weights, known)
 

@@ -61,7 +61,7 @@ class ChunkStore:
         self.dim = dim
         self.llama_index = self._vector_store(engine)
         self._stats = TtlCache(seconds=60)
-        self._plans: dict[str, fulltext.TextQuery | None] = {}  # recent, by text (see _plan)
+        self._plans: dict[tuple[str, ...], fulltext.TextQuery | None] = {}  # see _plan
         self._plans_lock = threading.Lock()
 
     def _vector_store(self, engine: Engine) -> PGVectorStore:
@@ -253,7 +253,7 @@ class ChunkStore:
         if not scopes or not text.strip():
             return []
         with self._engine.connect() as conn:
-            plan = self._plan(conn, text)
+            plan = self._plan(conn, text, scopes)
             if plan is None:
                 return []
             rank = full_text_rank(plan).label("rank")
@@ -270,13 +270,15 @@ class ChunkStore:
             )
             return [_hit(r, float(r.rank)) for r in conn.execute(stmt)]
 
-    def text_ranks(self, node_ids: Sequence[str], text: str) -> dict[str, float]:
+    def text_ranks(
+        self, node_ids: Sequence[str], text: str, *, scopes: Sequence[str]
+    ) -> dict[str, float]:
         """The full-text rank for `text` of each of `node_ids` (0 when it holds none of
-        the words), as `sparse` would have ranked it."""
+        the words), as `sparse` would have ranked it in `scopes`."""
         if not node_ids:
             return {}
         with self._engine.connect() as conn:
-            plan = self._plan(conn, text)
+            plan = self._plan(conn, text, scopes)
             if plan is None:
                 return {}
             stmt = sa.select(chunks.c.node_id, full_text_rank(plan).label("rank")).where(
@@ -284,17 +286,24 @@ class ChunkStore:
             )
             return {r.node_id: float(r.rank) for r in conn.execute(stmt)}
 
-    def _plan(self, conn: Connection, text: str) -> fulltext.TextQuery | None:
-        """The full-text plan for `text`. The last few are kept: a question's full-text
-        search and the ranks of its dense hits ask for the same plan, one after the other."""
+    def _plan(
+        self, conn: Connection, text: str, scopes: Sequence[str]
+    ) -> fulltext.TextQuery | None:
+        """The full-text plan for `text` in `scopes`, its words weighed by how common they
+        are there. The last few are kept: a question's full-text search and the ranks of
+        its dense hits ask for the same plan, one after the other."""
+        key = (text, *sorted(scopes))
         with self._plans_lock:
-            if text in self._plans:
-                return self._plans[text]
+            if key in self._plans:
+                return self._plans[key]
         words = fulltext.lexemes(conn, text)
-        plan = fulltext.plan_query(words, self._term_stats(conn)) if words else None
-        found = plan if plan is not None and plan.match else None
+        found = None
+        if words:
+            stats = fulltext.scope_stats(conn, scopes, words) or self._term_stats(conn)
+            plan = fulltext.plan_query(words, stats)
+            found = plan if plan.match else None
         with self._plans_lock:
-            self._plans[text] = found
+            self._plans[key] = found
             while len(self._plans) > _RECENT_PLANS:
                 del self._plans[next(iter(self._plans))]
         return found
@@ -359,8 +368,11 @@ class ChunkStore:
             held, total = conn.execute(stmt).one()
         return float(held) / total if total else 0.0
 
-    def refresh_term_stats(self, conn: Connection) -> None:
-        """After an ingest changed chunks: resample, so the next question sees new words."""
+    def refresh_term_stats(self, conn: Connection, scopes: Sequence[str] | None = None) -> None:
+        """After an ingest changed chunks of `scopes` (None: of any scope): count and
+        resample, so the next question sees new words."""
+        changed = fulltext.known_scopes(conn) if scopes is None else scopes
+        fulltext.refresh_scope_terms(conn, changed)
         fulltext.refresh_stats(conn)
         self._stats.clear()
         with self._plans_lock:

@@ -4,9 +4,13 @@ An OR of every word makes a word found in a third of the chunks fetch a third of
 while telling the ranking almost nothing. So the search matches on the question's rarer
 words, up to a budget of expected rows, and on all of its common words together (a chunk
 holding all of them is a real match). Found chunks are ranked by the inverse document
-frequency of the question's words they hold, as BM25 weighs terms. How common a word is
-comes from Postgres' own statistics on the full-text column (pg_stats.most_common_elems,
-kept by ANALYZE), so there is nothing extra to maintain at ingest time.
+frequency of the question's words they hold, as BM25 weighs terms.
+
+How common a word is, is counted in the scopes searched (`kb_scope_terms`, kept by
+ingest): a company's name is rare across every department's documents and says nothing
+inside the company's own filing, where "tax rate" is what tells chunks apart. Scopes not
+counted yet fall back to Postgres' statistics on the whole column
+(pg_stats.most_common_elems, kept by ANALYZE).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from dataclasses import dataclass, field
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from knowledge.store.tables import chunks
+from knowledge.store.tables import chunks, kb_scope_terms
 
 GIN_INDEX = "kb_chunks_idx"  # on text_search_tsv (migration 0002)
 
@@ -110,6 +114,39 @@ def refresh_stats(conn: Connection) -> None:
     conn.execute(sa.text(f"ANALYZE {chunks.name}"))
 
 
+def scope_stats(conn: Connection, scopes: Sequence[str], words: Sequence[str]) -> TermStats | None:
+    """How common each of `words` is in `scopes` (None when they hold nothing counted)."""
+    rows = conn.execute(
+        sa.select(kb_scope_terms.c.lexeme, sa.func.sum(kb_scope_terms.c.chunks))
+        .where(
+            kb_scope_terms.c.scope.in_(list(scopes)),
+            kb_scope_terms.c.lexeme.in_(["", *dict.fromkeys(words)]),
+        )
+        .group_by(kb_scope_terms.c.lexeme)
+    ).all()
+    held = {lexeme: float(n) for lexeme, n in rows}
+    size = held.pop("", 0.0)
+    return TermStats(rows=size, share={w: n / size for w, n in held.items()}) if size else None
+
+
+def refresh_scope_terms(conn: Connection, scopes: Sequence[str]) -> None:
+    """Count again, in each of `scopes`, the chunks holding each word (a scope left empty
+    loses its rows)."""
+    for scope in dict.fromkeys(scopes):
+        conn.execute(sa.delete(kb_scope_terms).where(kb_scope_terms.c.scope == scope))
+        conn.execute(_COUNT_SCOPE, {"scope": scope})
+
+
+def known_scopes(conn: Connection) -> list[str]:
+    """Every scope that holds chunks or is counted."""
+    held = chunks.c.metadata_["scope"].astext
+    query = sa.union(
+        sa.select(held.label("scope")).where(held.is_not(None)),
+        sa.select(kb_scope_terms.c.scope),
+    )
+    return list(conn.execute(query).scalars())
+
+
 def quote(lexeme: str) -> str:
     return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
 
@@ -124,3 +161,16 @@ _STATS = sa.text(
        AND c.relnamespace = to_regnamespace(current_schema())
     """
 ).bindparams(table=chunks.name)
+
+_COUNT_SCOPE = sa.text(
+    """
+    INSERT INTO kb_scope_terms (scope, lexeme, chunks)
+    SELECT :scope, word, ndoc
+      FROM ts_stat(format(
+          'SELECT text_search_tsv FROM data_kb_chunks WHERE metadata_ ->> %L = %L',
+          'scope', CAST(:scope AS text)))
+    UNION ALL
+    SELECT :scope, '', count(*) FROM data_kb_chunks WHERE metadata_ ->> 'scope' = :scope
+    HAVING count(*) > 0
+    """
+)

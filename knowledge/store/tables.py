@@ -50,6 +50,16 @@ chunks = sa.Table(
     sa.Column("access", pg.ARRAY(sa.Text), nullable=False, server_default="{everyone}"),
 )
 
+# How many chunks of a scope hold each word (the full-text column's lexemes); the row whose
+# lexeme is '' holds the scope's chunk count. Migration 0010; see knowledge.store.fulltext.
+kb_scope_terms = sa.Table(
+    "kb_scope_terms",
+    metadata,
+    sa.Column("scope", sa.Text, primary_key=True),
+    sa.Column("lexeme", sa.Text, primary_key=True),
+    sa.Column("chunks", sa.Integer, nullable=False),
+)
+
 kb_glossary = sa.Table(
     "kb_glossary",
     metadata,

@@ -59,6 +59,35 @@ def test_word_statistics_come_from_postgres_after_an_ingest(
     assert stats.idf("subrog") > stats.idf("polici")
 
 
+def test_words_are_weighed_by_how_common_they_are_in_the_scopes_searched(
+    engine: Engine, db_url: URL, tmp_path: Path
+) -> None:
+    """A company's name is rare across the whole knowledge base but on most chunks of the
+    company's own filing: there it must not outweigh the words that say what is asked."""
+    filing, other = tmp_path / "filing", tmp_path / "other"
+    filing.mkdir()
+    other.mkdir()
+    (filing / "tax.txt").write_text("The effective tax rate was 21.6 percent.", encoding="utf-8")
+    for n in range(1, 4):
+        (filing / f"plan{n}.txt").write_text(
+            f"Acme Holdings amended plan {n} of Acme, effective January {n}.", encoding="utf-8"
+        )
+    for n in range(1, 41):
+        (other / f"rates{n}.txt").write_text(
+            f"Withholding tax rate table {n}: the rate for band {n}.", encoding="utf-8"
+        )
+    kb = make_knowledge(engine, db_url, HashingEmbedder())
+    kb.ingestor.ingest_paths([filing], IngestOptions(scope="acme"))
+    kb.ingestor.ingest_paths([other], IngestOptions(scope="payroll"))
+    question = "What was the effective tax rate of Acme?"
+    hits = kb.retriever.retrieve(question, scopes=["acme"], mode="sparse").chunks
+    assert "The effective tax rate was 21.6 percent" in hits[0].text
+    kb.ingestor.remove_scope("acme")
+    with engine.connect() as conn:  # nothing is left counted for a scope that is gone
+        assert fulltext.scope_stats(conn, ["acme"], ["acm"]) is None
+        assert fulltext.scope_stats(conn, ["payroll"], ["rate"]) is not None
+
+
 def test_llamaindex_reads_the_rows_the_store_writes(
     engine: Engine, db_url: URL, tmp_path: Path
 ) -> None:
@@ -204,6 +233,8 @@ def test_the_full_text_rank_of_any_chunk_is_the_one_the_full_text_search_gives(
     kb = make_knowledge(engine, db_url)
     kb.ingestor.ingest_paths([write_rulebooks(tmp_path)], IngestOptions())
     found = kb.chunks.sparse("policy subrogation", scopes=["default"], limit=40)
-    ranks = kb.chunks.text_ranks([h.node_id for h in found], "policy subrogation")
+    ranks = kb.chunks.text_ranks(
+        [h.node_id for h in found], "policy subrogation", scopes=["default"]
+    )
     assert ranks == pytest.approx({h.node_id: h.score for h in found})
     assert max(ranks.values()) > min(ranks.values()) > 0  # the rare word weighs more
