@@ -131,8 +131,10 @@ def scope_stats(conn: Connection, scopes: Sequence[str], words: Sequence[str]) -
 
 def refresh_scope_terms(conn: Connection, scopes: Sequence[str]) -> None:
     """Count again, in each of `scopes`, the chunks holding each word (a scope left empty
-    loses its rows)."""
-    for scope in dict.fromkeys(scopes):
+    loses its rows). Two ingests of one scope count one after the other (a lock held to
+    the end of the caller's transaction), so neither inserts beside the other's rows."""
+    for scope in sorted(set(scopes)):
+        conn.execute(sa.select(sa.func.pg_advisory_xact_lock(sa.func.hashtext(f"terms:{scope}"))))
         conn.execute(sa.delete(kb_scope_terms).where(kb_scope_terms.c.scope == scope))
         conn.execute(_COUNT_SCOPE, {"scope": scope})
 
