@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
@@ -180,6 +180,33 @@ def _word_set(words: str) -> frozenset[str]:
     return frozenset(content_words(words))
 
 
+@cache
+def _frame_forms() -> frozenset[str]:
+    """The frame words as written and inflected ("changes", "changed", "limited"), not
+    every word of their stem: "effective" names a thing where "effect" frames a question."""
+    forms = set()
+    for word in f"{_GENERIC} {_PREDICATES} {_AMOUNT_WORDS}".split():
+        forms |= {word, word + "s", word + "es", word + "d", word + "ed", word + "ing"}
+        if word.endswith("e"):
+            forms.add(word[:-1] + "ing")
+        if word.endswith("y"):
+            forms |= {word[:-1] + "ies", word[:-1] + "ied"}
+        if re.search(r"[^aeiou][aeiou][bdgmnpt]$", word):  # "capped", "capping"
+            forms |= {word + word[-1] + "ed", word + word[-1] + "ing"}
+    return frozenset(forms)
+
+
+def topic_words(text: str) -> list[str]:
+    """The stems of `text`'s words that are not frame words (see _frame_forms)."""
+    frame = _frame_forms()
+    return [
+        stem
+        for token in re.findall(r"[\w'’-]+", text)
+        if token.lower() not in frame
+        for stem in content_words(token)
+    ]
+
+
 @dataclass(frozen=True)
 class IdName:
     """ "Plan B": `kind` "plan", `id` "B"."""
@@ -225,10 +252,10 @@ def focus_of(
     ignored = {w.lower() for w in ignore}
     text = _CHANGE_PAIR.sub("change", _without(question, ignored))
     frame = _word_set(_GENERIC) | _word_set(_PREDICATES) | _word_set(_AMOUNT_WORDS)
-    terms = frozenset(content_words(text)) - frame
-    defined = _first_match(_DEFINITION, text, frozenset())
-    phrase = _first_match(_ASKED, text, frame)
-    asked = frozenset(content_words(f"{defined} {phrase}")) - frame
+    terms = frozenset(topic_words(text))
+    defined = _first_match(_DEFINITION, text, content_words)
+    phrase = _first_match(_ASKED, text, topic_words)
+    asked = frozenset(topic_words(f"{defined} {phrase}"))
     stripped = _measure_end(active()).sub("", phrase or defined).strip()
     core = stripped or phrase or defined
     heads = [
@@ -304,8 +331,10 @@ def _without(question: str, words: set[str]) -> str:
     return re.sub(pattern, " ", question)
 
 
-def _first_match(patterns: Iterable[re.Pattern[str]], text: str, frame: frozenset[str]) -> str:
-    """The first phrase a pattern captures that says more than frame words."""
+def _first_match(
+    patterns: Iterable[re.Pattern[str]], text: str, words: Callable[[str], Iterable[str]]
+) -> str:
+    """The first phrase a pattern captures that says something (`words` finds some)."""
     for pattern in patterns:
         for m in pattern.finditer(text):
             phrase = re.sub(r"\([^)]*\)", " ", m.group("np"))
@@ -314,7 +343,7 @@ def _first_match(patterns: Iterable[re.Pattern[str]], text: str, frame: frozense
             first = phrase.split()[0].lower() if phrase else ""
             if not phrase or first in _LEADING_NOT_NP or phrase.lower() in _PRONOUNS:
                 continue
-            if set(content_words(phrase)) - frame:
+            if any(words(phrase)):
                 return phrase
     return ""
 
