@@ -366,6 +366,42 @@ def test_a_question_about_what_the_knowledge_never_mentions_is_unanswerable() ->
     assert confidence_for(scores, has_context=True) == Confidence.LOW
 
 
+CASH_FLOWS = Source(
+    1, "c1", "table", "10-K", "p. 60",
+    "Item 8 > Consolidated Statements of Cash Flows — table 42\n(Millions)\n"
+    "columns: — | 2018 | 2017\n"
+    "Purchases of property, plant and equipment (PP&E) | 2018 | (1,577)\n"
+    "Cash and cash equivalents at end of year | 2018 | 2,853\n"
+    "Net increase (decrease) in cash and cash equivalents | 2018 | (200)",
+)  # fmt: skip
+
+
+def test_a_statement_line_answers_a_measure_named_in_other_words() -> None:
+    """The cash flow statement calls capital expenditure "Purchases of property, plant and
+    equipment" (the bundled finance pack says so): quoting that line answers the question."""
+    question = "What was the capital expenditure in 2018 as shown in the cash flow statement?"
+    line = "(Millions): Purchases of property, plant and equipment (PP&E) | 2018 | (1,577)"
+    scores = score_answer(
+        question=question,
+        bullets=[Bullet(line, (1,))],
+        sources=[CASH_FLOWS],
+        instructions=INSTRUCTIONS,
+        focus=focus_of(question),
+    )
+    assert scores.answerability == scores.qa_continuity == 1
+    assert confidence_for(scores, has_context=True) == Confidence.HIGH
+
+
+def test_a_table_line_quoted_whole_is_named_with_its_own_label() -> None:
+    """"and" inside a row's label does not hand the figure to a shorter label that shares
+    the words after it ("Cash and cash equivalents at end of year")."""
+    question = "What was the net change in cash and cash equivalents in 2018?"
+    whole = "(Millions): Net increase (decrease) in cash and cash equivalents | 2018 | (200)"
+    moved = "(Millions): Cash and cash equivalents at end of year | 2018 | (200)"
+    assert _score([Bullet(whole, (1,))], [CASH_FLOWS], question).contextual_continuity == 1
+    assert _score([Bullet(moved, (1,))], [CASH_FLOWS], question).contextual_continuity == 0
+
+
 def test_computed_numbers_pass_when_the_bullet_shows_its_operands() -> None:
     sources = [_source(1, "Revenue was 1,200 in 2022 and 1,500 in 2023.")]
     question = "How did revenue change in 2023?"

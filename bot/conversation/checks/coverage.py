@@ -29,6 +29,7 @@ from bot.conversation.periods import other_period
 from bot.conversation.quantities import quantities
 from bot.conversation.text import content_words, readable
 from bot.conversation.types import Bullet, Source
+from knowledge.search.statements import measure_inputs
 
 _GENERIC_WORDS = (
     "tell explain know please want need much many long give show list mean get detail "
@@ -76,7 +77,11 @@ def speaks_to_question(
     if focus is not None and any(other_period(b.text, focus.period) for b in bullets):
         return False  # a line for another year (or a quarter for a year) answers another question
     stated = focus is not None and any(_states(b.text, focus) for b in bullets)
-    missing = _unspoken(question, said, sources, focus, stated)
+    missing = (
+        set()
+        if _inputs_quoted(matches, focus)
+        else _unspoken(question, said, sources, focus, stated)
+    )
     if missing and not _rescued(missing, question, bullets, matches, sources, meaning):
         return False
     if focus is not None and focus.wants and not stated:
@@ -123,6 +128,17 @@ def _rescued(
         return False
     meaning.learn([question, *(b.text for b in bullets)])  # one batch
     return any(meaning.similarity(question, b.text) >= meaning.closeness for b in bullets)
+
+
+def _inputs_quoted(matches: Sequence[Match], focus: Focus | None) -> bool:
+    """The answer quotes a statement line the measure asked about is computed from (a
+    vocabulary pack's: "Purchases of property, plant and equipment" for capital
+    expenditure): it speaks of the measure in the statement's own words."""
+    if focus is None:
+        return False
+    inputs = measure_inputs(focus.question)
+    rows = [m.passage.label for m in matches if m.passage is not None and m.passage.kind == "row"]
+    return any(pattern.search(label) for pattern in inputs for label in rows)
 
 
 def _states(text: str, focus: Focus) -> bool:
@@ -196,6 +212,8 @@ def answerable(bullets: Sequence[Bullet], matches: Sequence[Match], *, focus: Fo
     said = spoken(bullets, matches)
     if focus.asked <= focus.measure and any(_states(b.text, focus) for b in bullets):
         return True  # "what is the grace period?" answered "30 days"
+    if _inputs_quoted(matches, focus):
+        return True
     return any(_said(w, said) for w in focus.asked)
 
 
