@@ -393,7 +393,7 @@ def test_a_statement_line_answers_a_measure_named_in_other_words() -> None:
 
 
 def test_a_table_line_quoted_whole_is_named_with_its_own_label() -> None:
-    """"and" inside a row's label does not hand the figure to a shorter label that shares
+    """ "and" inside a row's label does not hand the figure to a shorter label that shares
     the words after it ("Cash and cash equivalents at end of year")."""
     question = "What was the net change in cash and cash equivalents in 2018?"
     whole = "(Millions): Net increase (decrease) in cash and cash equivalents | 2018 | (200)"
