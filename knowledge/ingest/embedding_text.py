@@ -22,7 +22,7 @@ import re
 
 from knowledge.documents import ChunkDraft, ChunkKind
 
-RECIPE = "2026-11-24 tables by labels"
+RECIPE = "2026-11-26 placeholder cells, scale notes beside headers"
 _CELL = " | "
 _FIGURE = re.compile(
     r"^[\s$€£¥₹(+−–—-]*(?:\d[\d,]*(?:\.\d+)?)?\s*(?:%|x|bps|pts?)?\s*\)?\s*%?\s*$", re.IGNORECASE

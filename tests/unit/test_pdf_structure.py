@@ -187,6 +187,40 @@ def test_statement_continued_on_the_next_page_keeps_its_period_headers(tmp_path:
     assert "Operating item number 80 | 2023 | (80,200)" in last.text.splitlines()
 
 
+SUMMARY = [
+    ("Total revenues", ("52,862", "42,380", "25%")),
+    ("Provisions for losses", ("2,182", "(1,419)", "#")),
+    ("Expenses", ("41,095", "33,110", "24%")),
+    ("Pretax income", ("9,585", "10,689", "(10)%")),
+    ("Income tax provision", ("2,071", "2,629", "n/m")),
+    ("Net income", ("7,514", "8,060", "(7)%")),
+]
+
+
+def test_rows_marking_a_figure_not_meaningful_stay_rows_under_a_long_scale_note(
+    tmp_path: Path,
+) -> None:
+    """ "#" and "n/m" hold a cell's place ("# Denotes a variance of 100 percent or more"),
+    and a scale note wider than the row labels still sits beside the period headers: each
+    row keeps its own label and year, not the row above's figures as its headers."""
+    doc = DocumentPdf()
+    doc.heading("Table 1: Summary of Financial Performance")
+    doc.statement(
+        [("2024", "2023", "Change")],
+        SUMMARY,
+        scale="(Millions, except percentages, per share amounts and where indicated)",
+    )
+    doc.body("# Denotes a variance of 100 percent or more.")
+    chunks = load_rulebook(doc.save(tmp_path / "summary.pdf"))
+
+    tables = [c for c in chunks if c.kind == ChunkKind.TABLE]
+    lines = {line for c in tables for line in c.text.splitlines()}
+    assert "Pretax income | 2024 | 9,585" in lines
+    assert "Income tax provision | 2023 | 2,629" in lines
+    assert "Provisions for losses | Change | #" in lines
+    assert "(Millions, except percentages, per share amounts and where indicated)" in tables[0].text
+
+
 CONTENTS = [
     ("PART I", ""),
     ("ITEM 1 Business", "2"),

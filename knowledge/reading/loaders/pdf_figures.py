@@ -16,6 +16,9 @@ from knowledge.reading.loaders.pdf_lines import Line, Word
 
 _NUMBER = re.compile(r"^\(?[-–—+]?[$€£]?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?\*?$")
 _DASH = re.compile(r"^\(?[-–—]{1,2}\)?%?$")
+# A cell that holds no figure on purpose: "#" or "*" (a footnote: "# Denotes a variance of
+# 100 percent or more"), "n/m" or "NM" (not meaningful), "n/a".
+_PLACEHOLDER = re.compile(r"^(?:#|\*{1,2}|n/?m|nmf?|n/a)%?$", re.IGNORECASE)
 _CURRENCY = frozenset({"$", "€", "£", "US$", "C$"})
 _PERCENT = frozenset({"%", "pts", "bps"})
 _YEAR = re.compile(r"^(?:19|20)\d\d\*?$")
@@ -81,7 +84,13 @@ def page_numbers(values: list[str]) -> bool:
 
 
 def _is_value_token(text: str) -> bool:
-    return bool(_NUMBER.match(text) or _DASH.match(text) or text in _CURRENCY or text in _PERCENT)
+    return bool(
+        _NUMBER.match(text)
+        or _DASH.match(text)
+        or _PLACEHOLDER.match(text)
+        or text in _CURRENCY
+        or text in _PERCENT
+    )
 
 
 def _merge_signs(words: list[Word]) -> list[Word]:

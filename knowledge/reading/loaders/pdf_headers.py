@@ -34,10 +34,13 @@ def read_headers(
         if is_note(line.text):
             notes.append(line.text)
             continue
-        stub = " ".join(w.text for w in line.words if w.x1 <= boundary)
+        note, words = leading_note(line)
+        if note:
+            notes.append(_text(note))
+        stub = " ".join(w.text for w in words if w.x1 <= boundary)
         if stub:
             stubs.append(stub)
-        phrases = split_phrases([w for w in line.words if w.x0 >= boundary], line.size)
+        phrases = split_phrases([w for w in words if w.x0 >= boundary], line.size)
         for phrase in [p for p in phrases if len(p) > 1 and is_note(_text(p))]:
             notes.append(_text(phrase))  # "(In millions)" over the figures; not "(Loss)"
             phrases.remove(phrase)
@@ -56,6 +59,21 @@ def read_headers(
 
 def is_note(text: str) -> bool:
     return text.startswith("(") and text.endswith(")") and len(text) <= _MAX_NOTE
+
+
+def leading_note(line: Line) -> tuple[list[Word], list[Word]]:
+    """A scale note the line opens with, set apart from the headers after it ("(Millions,
+    except per share amounts)   2022   2021"), and the words after it; none, and all the
+    line's words, when it does not open with one."""
+    words = line.words
+    for end in range(len(words) - 1):
+        if words[end].text.endswith(")"):
+            if words[end + 1].x0 - words[end].x1 > 2 * line.size and is_note(
+                _text(words[: end + 1])
+            ):
+                return words[: end + 1], words[end + 1 :]
+            break
+    return [], words
 
 
 def split_phrases(words: list[Word], size: float) -> list[list[Word]]:

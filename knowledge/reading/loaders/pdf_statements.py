@@ -21,7 +21,13 @@ from knowledge.reading.loaders.pdf_figures import (
     place,
     read_figures,
 )
-from knowledge.reading.loaders.pdf_headers import column_pitch, is_note, read_headers, split_phrases
+from knowledge.reading.loaders.pdf_headers import (
+    column_pitch,
+    is_note,
+    leading_note,
+    read_headers,
+    split_phrases,
+)
 from knowledge.reading.loaders.pdf_lines import Line
 from knowledge.reading.loaders.tables import Grid, GridRow
 
@@ -146,12 +152,13 @@ class _Region:
             return ""
         if is_note(line.text):
             return "header"  # "(dollars in millions, except per share amounts)"
-        over = [w for w in line.words if w.x0 >= self.boundary]
+        note, words = leading_note(line)
+        over = [w for w in words if w.x0 >= self.boundary]
         if not over:
             return "caption" if line.x1 < self.value_left else ""
-        if any(w.x0 < self.boundary < w.x1 for w in line.words):
+        if any(w.x0 < self.boundary < w.x1 for w in words):
             return ""  # prose running across the label area into the figures
-        stub = [w for w in line.words if w.x1 <= self.boundary]
+        stub = note or [w for w in words if w.x1 <= self.boundary]
         if stub and over[0].x0 - stub[-1].x1 < 2 * line.size:
             return ""
         pitch = column_pitch(self.columns)
