@@ -7,6 +7,8 @@
   the question by meaning as answers are (the closeness fitted with support's threshold,
   see meaning.fitted_closeness) and no word it misses is one another retrieved block
   uses; the ids, periods, quantity and names asked for are still checked by their words.
+  A statement line the measure asked about is computed from (a vocabulary pack's
+  "Purchases of property, plant and equipment" for capital expenditure) speaks of it.
 - answerability: the knowledge holds what was asked at all. It fails when the thing asked
   about is a word the knowledge never uses ("claim settlement ratio") or when nothing the
   answer cites speaks of any part of the phrase asked for; the answer then becomes "I
