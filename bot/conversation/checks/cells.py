@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from bot.conversation.checks.claims import Claim
 from bot.conversation.checks.numbers import derived
+from bot.conversation.entities import contains_phrase
 from bot.conversation.periods import years_in
 from bot.conversation.quantities import Quantity, merged, quantities
 from bot.conversation.text import content_words, framing_words
@@ -75,20 +76,10 @@ def _fits(cell: Cell, table: list[Cell], figure: Quantity, text: str) -> bool:
     said = near if _names_any(near, table) else _words(text)
     labels = {c.label_words for c in table}
     columns = {c.column_words for c in table}
-    quoted = _quotes(text, cell.label)  # a label cut by its own "and" is still named whole
+    quoted = contains_phrase(text, cell.label)  # a label cut by its own "and" is named whole
     return (quoted or _best(cell.label_words, labels, said - cell.column_words)) and _best(
         cell.column_words, columns, said - cell.label_words
     )
-
-
-def _quotes(text: str, label: str) -> bool:
-    """The claim writes the row's label as it stands ("Net increase (decrease) in cash
-    and cash equivalents | 2018 | (200)")."""
-    words = label.split()
-    if not words:
-        return False
-    pattern = r"\s+".join(map(re.escape, words))
-    return re.search(rf"(?<!\w){pattern}(?!\w)", text, re.IGNORECASE) is not None
 
 
 def _words(text: str) -> frozenset[str]:

@@ -27,11 +27,11 @@ from bot.conversation.checks.claims import Match, entity_in
 from bot.conversation.checks.meaning import Meaning
 from bot.conversation.entities import entities
 from bot.conversation.focus import WANTED_KINDS, Focus, conflicts, states_loosely
+from bot.conversation.passage_fit import input_of
 from bot.conversation.periods import other_period
 from bot.conversation.quantities import quantities
 from bot.conversation.text import content_words, readable
 from bot.conversation.types import Bullet, Source
-from knowledge.search.statements import measure_inputs
 
 _GENERIC_WORDS = (
     "tell explain know please want need much many long give show list mean get detail "
@@ -138,9 +138,7 @@ def _inputs_quoted(matches: Sequence[Match], focus: Focus | None) -> bool:
     expenditure): it speaks of the measure in the statement's own words."""
     if focus is None:
         return False
-    inputs = measure_inputs(focus.question)
-    rows = [m.passage.label for m in matches if m.passage is not None and m.passage.kind == "row"]
-    return any(pattern.search(label) for pattern in inputs for label in rows)
+    return any(m.passage is not None and input_of(m.passage, focus) is not None for m in matches)
 
 
 def _states(text: str, focus: Focus) -> bool:
