@@ -16,7 +16,7 @@ from knowledge.search.statements import (
 )
 from knowledge.store.chunks import ChunkHit, ChunkStore
 
-STATEMENT_POOL = 60  # tables of the statements asked about, looked up by their headings
+STATEMENT_POOL = 200  # tables of the statements asked about, looked up by their headings
 STATEMENT_TAKEN = 3  # ... of which this many (at least two a statement) join the candidates
 TITLE_AS_TEXT = 0.5  # a heading naming the statement asked about, as a full-text match
 

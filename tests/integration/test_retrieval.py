@@ -227,6 +227,31 @@ def test_a_measure_read_off_a_statement_brings_the_statement_that_no_search_foun
     assert sheets and "Total current liabilities | 2022 | 50,171" in sheets[0].text
 
 
+def test_a_filing_full_of_income_tables_still_brings_its_income_statement(
+    engine: Engine, db_url: URL, tmp_path: Path
+) -> None:
+    """A bank's filing has many tables titled with "income" (interest income, income taxes
+    by segment) that sit nearer a margin question than the statement itself does."""
+    notes = "\n\n".join(
+        f"## Note {n} Interest income of unit {n}\n\n| | 2022 |\n| --- | --- |\n"
+        f"| Operating margin improved in unit {n} | {n} |"
+        for n in range(1, 121)
+    )
+    statement = (
+        "## Consolidated Statements of Income\n\n| | 2022 | 2021 |\n| --- | --- | --- |\n"
+        "| Total revenues | 52,862 | 42,380 |\n| Pretax income | 9,383 | 10,516 |\n"
+    )
+    (tmp_path / "bank.md").write_text(
+        f"# Item 7 Discussion\n\n{notes}\n\n# Item 8 Financial Statements\n\n{statement}",
+        encoding="utf-8",
+    )
+    kb = make_knowledge(engine, db_url, HashingEmbedder())
+    kb.ingestor.ingest_paths([tmp_path / "bank.md"], IngestOptions())
+    narrow = Retriever(kb.chunks, kb.embedder, dense_pool=3, sparse_pool=3)
+    hits = narrow.retrieve("Has the operating margin improved?", scopes=["default"]).chunks
+    assert any("Total revenues | 2022 | 52,862" in h.text for h in hits)
+
+
 def test_the_full_text_rank_of_any_chunk_is_the_one_the_full_text_search_gives(
     engine: Engine, db_url: URL, tmp_path: Path
 ) -> None:

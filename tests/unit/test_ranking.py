@@ -71,6 +71,24 @@ def test_the_statement_itself_ranks_above_a_guarantor_or_part_statement() -> Non
     assert statement_weight(guarantor.metadata["section"], frozenset({"income"})) < 1.0
 
 
+def test_a_table_of_selected_statement_data_is_not_the_statement() -> None:
+    """A summary ("Selected Income Statement Data", "Key Balance Sheet Data") names the
+    statement but is not it: the statement asked about ranks first."""
+    summary = _chunk("summary", "MD&A > Table 13: Selected Income Statement Data", 0.5)
+    key = _chunk("key", "MD&A > Key Balance Sheet Data", 0.5)
+    primary = _chunk("primary", "Item 8 > Consolidated Statements of Income", 0.45)
+    ranked = rerank([summary, primary, MDA], Hints("Has the operating margin improved?"))
+    assert ranked[0].node_id == "primary"
+    assert statement_weight(summary.metadata["section"], frozenset({"income"})) < 1.0
+    assert statement_weight(key.metadata["section"], frozenset({"balance"})) < 1.0
+
+
+def test_the_parent_companys_own_balance_sheet_is_a_part_statement() -> None:
+    parent = "Schedule I > Parent Company – Condensed Balance Sheets"
+    assert statement_weight(parent, frozenset({"balance"})) < 1.0
+    assert statement_weight("Item 8 > Consolidated Balance Sheets", frozenset({"balance"})) == 1.0
+
+
 def test_equal_scores_keep_the_full_text_order_in_every_process() -> None:
     dense = [ChunkHit("dense", "text", {}, 0.6)]
     sparse = [ChunkHit(f"text-{n:02}", "text", {}, 2.0) for n in range(12)]  # the same words
