@@ -22,7 +22,7 @@ import re
 
 from knowledge.documents import ChunkDraft, ChunkKind
 
-RECIPE = "2026-11-26 placeholder cells, scale notes beside headers"
+RECIPE = "2026-11-27 notes end where their parenthesis closes, lone bold title lines"
 _CELL = " | "
 _FIGURE = re.compile(
     r"^[\s$€£¥₹(+−–—-]*(?:\d[\d,]*(?:\.\d+)?)?\s*(?:%|x|bps|pts?)?\s*\)?\s*%?\s*$", re.IGNORECASE

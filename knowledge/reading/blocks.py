@@ -29,6 +29,7 @@ class Para:
     size: float = 0.0  # font size in points; 0 when the format does not say
     left: float | None = None  # left edge in points (PDF): items of one list line up
     centred: bool = False  # a single line set in the middle of the page: a title line
+    lines: int = 0  # lines the paragraph is set over (PDF); 0 when the format does not say
 
 
 @dataclass(frozen=True)

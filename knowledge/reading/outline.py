@@ -304,8 +304,13 @@ def _next_prefix(old: list[int], new: list[int], jump: int) -> bool:
 
 
 def _looks_like_plain_heading(text: str, para: Para) -> bool:
-    """Short lines set apart by size, weight or capitals (PDFs and text files have no markup)."""
-    if len(text) > (120 if para.large else MAX_TITLE) or text[-1] in ",;":
+    """Short lines set apart by size, weight or capitals (PDFs and text files have no markup).
+
+    A bold line standing alone may run longer: a statement's title and the entity it is for
+    share one line ("Consolidated Statements of Cash Flows   Corning Incorporated and ...").
+    """
+    alone = para.bold and para.lines == 1 and text[-1] not in ".!?"
+    if len(text) > (_MAX_TITLE_LINES if para.large or alone else MAX_TITLE) or text[-1] in ",;":
         return False
     letters = [c for c in text if c.isalpha()]
     if len(letters) < 3 or not (text[0].isalnum() or text[0] in "\"'“("):

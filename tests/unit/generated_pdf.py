@@ -36,6 +36,16 @@ class DocumentPdf:
             self.pdf.cell(0, 6, line, align="C", new_x="LMARGIN", new_y="NEXT")
         self.pdf.set_font("helvetica", size=BODY_SIZE)
 
+    def title_beside(self, left: str, right: str) -> None:
+        """A bold title line with a second title set flush right on the same line (a
+        statement's name, and the company it is for)."""
+        self.pdf.ln(2)
+        self.pdf.set_font("helvetica", "B", BODY_SIZE)
+        self.pdf.cell(0, 6, left)
+        self.pdf.set_x(self.pdf.l_margin)
+        self.pdf.cell(0, 6, right, align="R", new_x="LMARGIN", new_y="NEXT")
+        self.pdf.set_font("helvetica", size=BODY_SIZE)
+
     def body(self, text: str) -> None:
         self.pdf.multi_cell(0, LINE, text, new_x="LMARGIN", new_y="NEXT")
         self.pdf.ln(2)

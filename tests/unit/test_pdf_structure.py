@@ -281,3 +281,56 @@ def test_contents_page_and_cover_do_not_own_the_outline_of_an_annual_report(
     assert _chunk_with(chunks, "nine members").metadata["section"] == (
         "Part III > Item 10 Directors and Officers"
     )
+
+
+RECONCILIATION = [
+    ("Net income attributable to the group", ("805", "52.9")),
+    ("Tax expense", ("300", "")),
+    ("Adjusted EBITDA and EPS", ("2,080", "70.5")),
+]
+
+
+def test_a_scale_note_opening_a_line_of_column_headers_leaves_the_headers_in_place(
+    tmp_path: Path,
+) -> None:
+    """ "($ million)   EBITDA   EPS (US cents)(1)" opens and closes with a parenthesis, but
+    it is a note followed by headers: each figure keeps the measure its column names."""
+    doc = DocumentPdf()
+    doc.heading("Reconciliation of non-GAAP measures")
+    doc.statement(
+        [("Year ended", "Year ended"), ("EBITDA", "EPS (US cents)(1)")],
+        RECONCILIATION,
+        scale="($ million)",
+    )
+    chunks = load_rulebook(doc.save(tmp_path / "reconciliation.pdf"))
+
+    lines = {line for c in chunks if c.kind == ChunkKind.TABLE for line in c.text.splitlines()}
+    assert "Adjusted EBITDA and EPS | Year ended EBITDA | 2,080" in lines
+    assert "Adjusted EBITDA and EPS | Year ended EPS (US cents)(1) | 70.5" in lines
+
+
+def test_a_statement_title_sharing_its_line_with_the_company_name_heads_the_statement(
+    tmp_path: Path,
+) -> None:
+    """A statement's bold title line runs long when the company's name is set on the same
+    line: its figures are filed under that statement, not under the one before it."""
+    doc = DocumentPdf()
+    company = "Example Incorporated and Subsidiary Companies"
+    doc.title_beside("Consolidated Balance Sheets", company)
+    doc.statement([("2022", "2021")], [("Total assets", ("9,100", "8,700"))], scale="(millions)")
+    doc.pdf.add_page()
+    doc.title_beside("Consolidated Statements of Cash Flows", company)
+    doc.statement(
+        [("2022", "2021")],
+        [("Net cash used in financing activities", ("(1,200)", "(900)"))],
+        scale="(millions)",
+    )
+    chunks = load_rulebook(doc.save(tmp_path / "statements.pdf"))
+
+    financing = _chunk_with(chunks, "Net cash used in financing activities")
+    assert financing.metadata["section"].startswith("Consolidated Statements of Cash Flows")
+    assert (
+        _chunk_with(chunks, "Total assets")
+        .metadata["section"]
+        .startswith("Consolidated Balance Sheets")
+    )

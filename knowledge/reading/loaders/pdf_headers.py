@@ -58,7 +58,16 @@ def read_headers(
 
 
 def is_note(text: str) -> bool:
-    return text.startswith("(") and text.endswith(")") and len(text) <= _MAX_NOTE
+    """One parenthesised remark from end to end: "(In millions, except per share data)", but
+    not "($ million) EBITDA EBIT Income cents)(1)", a note followed by headers."""
+    if not (text.startswith("(") and len(text) <= _MAX_NOTE):
+        return False
+    depth = 0
+    for i, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return i == len(text) - 1
+    return False
 
 
 def leading_note(line: Line) -> tuple[list[Word], list[Word]]:

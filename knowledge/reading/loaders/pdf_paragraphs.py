@@ -93,6 +93,7 @@ def paragraph(lines: list[Line], layout: Layout, vocab: set[str]) -> Para:
         size=first.size,
         left=first.x0,
         centred=len(lines) == 1 and _centred(first, layout),
+        lines=len(lines),
         can_head=not any(line.contents for line in lines),
     )
 
