@@ -307,7 +307,7 @@ def _looks_like_plain_heading(text: str, para: Para) -> bool:
     """Short lines set apart by size, weight or capitals (PDFs and text files have no markup).
 
     A bold line standing alone may run longer: a statement's title and the entity it is for
-    share one line ("Consolidated Statements of Cash Flows   Corning Incorporated and ...").
+    share one line ("Consolidated Statements of Cash Flows   Acme Inc. and Subsidiary Companies").
     """
     alone = para.bold and para.lines == 1 and text[-1] not in ".!?"
     if len(text) > (_MAX_TITLE_LINES if para.large or alone else MAX_TITLE) or text[-1] in ",;":
