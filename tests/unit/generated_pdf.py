@@ -69,6 +69,15 @@ class DocumentPdf:
             bottom = max(bottom, pdf.get_y())
         pdf.set_xy(pdf.l_margin, bottom + 2)
 
+    def pairs(self, rows: Sequence[tuple[str, str]], right_from: float) -> None:
+        """Rows of two short texts on one line each (an item and where it is disclosed), the
+        right ones starting `right_from` points from the left margin."""
+        pdf = self.pdf
+        for left, right in rows:
+            pdf.cell(right_from, LINE, left)
+            pdf.cell(0, LINE, right, new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(2)
+
     def statement(
         self,
         headers: Sequence[Sequence[str]],

@@ -334,3 +334,31 @@ def test_a_statement_title_sharing_its_line_with_the_company_name_heads_the_stat
         .metadata["section"]
         .startswith("Consolidated Balance Sheets")
     )
+
+
+def test_an_entry_of_a_two_column_list_is_not_a_title_however_central(tmp_path: Path) -> None:
+    """A list of funding sources with, beside each, where it is disclosed: the right-hand entry
+    "Consolidated Balance Sheets" can fall in the middle of the page, but it shares its line
+    with the left-hand one, so it is not a title and the text after the list stays in its
+    section."""
+    doc = DocumentPdf()
+    doc.heading("Liquidity and Capital Resources")
+    doc.body(" ".join([TEXT] * 12))  # a page of running text sets the right margin
+    doc.body("Our sources of funds and where each is disclosed in this report:")
+    doc.pdf.set_font("helvetica", size=10)
+    entry = "Consolidated Balance Sheets"
+    right_from = (doc.pdf.epw - doc.pdf.get_string_width(entry)) / 2  # centred on the page
+    doc.pairs(
+        [
+            ("- Operating cash flows", "Statements of Cash Flows"),
+            ("- Cash and cash equivalents", entry),
+            ("- Commercial paper notes", "Note 7C"),
+            ("- Long-term debt issued", "Note 7D"),
+        ],
+        right_from,
+    )
+    doc.body("Our long-term debt is rated A2 by Moody's and A+ by S&P, both with a stable outlook.")
+    chunks = load_rulebook(doc.save(tmp_path / "liquidity.pdf"))
+
+    ratings = _chunk_with(chunks, "rated A2")
+    assert ratings.metadata["section"] == "Liquidity and Capital Resources"

@@ -99,7 +99,11 @@ def paragraph(lines: list[Line], layout: Layout, vocab: set[str]) -> Para:
 
 
 def _centred(line: Line, layout: Layout) -> bool:
-    """A short line set in the middle of the text area: a title line."""
+    """A short line set in the middle of the text area, alone on its line: a title line.
+    One column's share of a line (a cell of a two-column list) is not centred on the page,
+    wherever it falls."""
+    if line.rank[1] or line.right is not None:
+        return False
     middle = (layout.margin + layout.right) / 2
     short = line.x1 - line.x0 < 0.6 * layout.width and line.x0 > layout.margin + 0.1 * layout.width
     return short and abs((line.x0 + line.x1) / 2 - middle) < 0.04 * layout.width
