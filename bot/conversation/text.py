@@ -11,11 +11,10 @@ import json
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any, ClassVar
 
-from nltk.tokenize import NLTKWordTokenizer
 from nltk.tokenize.punkt import PunktTokenizer
 
+from bot.conversation.word_tokens import word_tokenizer
 from knowledge.nlp import ensure_nltk_data, normalise_word, stopwords
 
 # Abbreviations common in policy and finance text that punkt would otherwise end a sentence on.
@@ -32,15 +31,6 @@ _BULLET_MARK = re.compile(r"^[-*•▪◦]\s+")
 _WORDLIKE = re.compile(r"[^\W_]", re.UNICODE)
 
 
-def _plain(pattern: Any) -> re.Pattern[str]:
-    """`pattern` (an NLTK pattern object) compiled by `re`, with the flags `re` knows."""
-    return re.compile(pattern.pattern, pattern.flags & (re.I | re.M | re.S | re.X))
-
-
-def _plain_pairs(pairs: Any) -> list[tuple[re.Pattern[str], str]]:
-    return [(_plain(p), r) for p, r in pairs]
-
-
 @cache
 def _sentence_splitter() -> PunktTokenizer:
     ensure_nltk_data()
@@ -48,32 +38,6 @@ def _sentence_splitter() -> PunktTokenizer:
     # Punkt has no public way to add abbreviations to a trained model.
     splitter._params.abbrev_types.update(_EXTRA_ABBREVIATIONS)
     return splitter
-
-
-class _WordTokenizer(NLTKWordTokenizer):
-    """NLTK's word tokenizer with its own fixed patterns compiled by the standard `re`.
-
-    NLTK 3.10 runs every pattern through `nltk.redos`: the `regex` engine under a timeout,
-    a guard against patterns a caller supplies. These are NLTK's own linear patterns, and
-    the guard made tokenising a chunk several times slower, the largest cost of scoring an
-    answer. The tokens are the same (`tests/unit/test_text.py` compares the two).
-    """
-
-    STARTING_QUOTES: ClassVar[list[Any]] = _plain_pairs(NLTKWordTokenizer.STARTING_QUOTES)
-    ENDING_QUOTES: ClassVar[list[Any]] = _plain_pairs(NLTKWordTokenizer.ENDING_QUOTES)
-    PUNCTUATION: ClassVar[list[Any]] = _plain_pairs(NLTKWordTokenizer.PUNCTUATION)
-    PARENS_BRACKETS = (
-        _plain(NLTKWordTokenizer.PARENS_BRACKETS[0]),
-        NLTKWordTokenizer.PARENS_BRACKETS[1],
-    )
-    DOUBLE_DASHES = (_plain(NLTKWordTokenizer.DOUBLE_DASHES[0]), NLTKWordTokenizer.DOUBLE_DASHES[1])
-    CONTRACTIONS2: ClassVar[list[Any]] = [_plain(p) for p in NLTKWordTokenizer.CONTRACTIONS2]
-    CONTRACTIONS3: ClassVar[list[Any]] = [_plain(p) for p in NLTKWordTokenizer.CONTRACTIONS3]
-
-
-@cache
-def _word_tokenizer() -> NLTKWordTokenizer:
-    return _WordTokenizer()
 
 
 # The same retrieved chunks are read by several checks for every answer, and again by later
@@ -139,7 +103,7 @@ def words(text: str) -> list[str]:
 @lru_cache(maxsize=TEXT_CACHE)
 def _words(text: str) -> tuple[str, ...]:
     text = text.replace("’", "'")
-    tokens = _word_tokenizer().tokenize(text)
+    tokens = word_tokenizer().tokenize(text)
     return tuple(t for t in tokens if _WORDLIKE.search(t) and t[0] != "'" and t.lower() != "n't")
 
 

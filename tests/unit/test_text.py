@@ -6,6 +6,7 @@ import pytest
 from nltk.tokenize import NLTKWordTokenizer
 
 from bot.conversation.text import content_words, words
+from bot.conversation.word_tokens import FastWordTokenizer
 
 TRICKY = [
     "The insurer won't pay; it can't and cannot (see clause 4.2).",
@@ -25,6 +26,26 @@ def test_words_match_nltk_tokens(text: str) -> None:
         if any(c.isalnum() for c in t) and t[0] != "'" and t.lower() != "n't"
     ]
     assert words(text) == expected
+
+
+# Texts that reach every one of NLTK's steps, and the letters `re` folds to ASCII ones.
+EVERY_STEP = [
+    *TRICKY,
+    "\"Quoted\" at the start, ``backticks'' and 'single' quotes; also ‘curly’ and „low“.",
+    "CANNOT, D'ye, GIMME, Gonna, gotTA, LEMME, More'n, WANNA go; 'Tis and 'TWAS so.",
+    "I'M sure they'LL say we'RE done, you'VE seen it, he'D go, it'S hers' -- right?",
+    "Wait... what!? A*B costs 5 € – or 6 — at 7:45; 8,9 @ #1 & 50% off: done,",
+    "Dotless ı and long ſ: gımme, GİMME, 'tıs, it's; K for Kelvin.",
+    'Ends with a quoted period." ',
+    "Non-breaking\xa0space,\u2028line separator\x1cand\ttab\r\n  ends here.\n",
+    "   ",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", EVERY_STEP)
+def test_the_fast_tokenizer_splits_exactly_as_nltk(text: str) -> None:
+    assert FastWordTokenizer().tokenize(text) == NLTKWordTokenizer().tokenize(text)
 
 
 def test_content_words_drop_clitics_and_stopwords() -> None:
