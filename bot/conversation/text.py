@@ -117,11 +117,20 @@ def _content_words(text: str) -> tuple[str, ...]:
     stop = stopwords()
     out: list[str] = []
     for token in _words(text):
-        for part in re.split(r"[-/]", token.lower()):  # "pre-existing" meets "existing"
+        lowered = token.lower()
+        parts = _JOINED.split(lowered) if "-" in lowered or "/" in lowered else (lowered,)
+        for part in parts:  # "pre-existing" meets "existing"
             part = part.strip(".")  # "Rs." is "rs", "b." is no word
-            if len(part) > 1 and part not in stop and any(c.isalpha() for c in part):
+            if len(part) > 1 and part not in stop and not part.isdigit() and _has_letter(part):
                 out.append(normalise_word(_SAME_WORD.get(part, part)))
     return tuple(out)
+
+
+_JOINED = re.compile(r"[-/]")
+
+
+def _has_letter(part: str) -> bool:
+    return part.isalpha() or any(c.isalpha() for c in part)
 
 
 # Spellings of one unit that documents and questions mix ("Rs 3 lakh" / "Rs. 5 Lacs").
