@@ -343,3 +343,48 @@ def test_a_table_is_embedded_by_its_labels_and_worded_cells_not_its_figures() ->
         "Room rent | Plan B | Single room",
         "Average premium",
     ]
+
+
+def test_a_ruled_statement_reads_each_figure_under_its_period() -> None:
+    """A statement ruled into columns: a gutter after the labels, the currency sign and
+    the closing bracket of a negative figure each in a cell of their own, the period
+    named over two header rows without a label."""
+    statement = _table(
+        [
+            ["", "", "December 31,", None, None, None, None, None, ""],
+            ["(in millions)", "", "2022", None, "", "", "2021", None, ""],
+            ["", "", "", "", "", "", "", "", ""],
+            ["Cash and cash equivalents", "", "$", "1,671", "", "", "$", "2,148", ""],
+            ["Inventories", "", "", "2,904", "", "", "", "2,481", ""],
+            ["Treasury stock, at cost", "", "", "(20,532", ")", "", "", "(20,263", ")"],
+            ["Total assets", "", "$", "29,499", "", "", "$", "30,154", ""],
+        ],
+        pages=[60] * 7,
+    )
+    lines = _chunks(Para("Consolidated Balance Sheets", bold=True), statement)[-1].text
+    assert lines.splitlines()[1] == "columns: (in millions) | December 31, 2022 | December 31, 2021"
+    assert lines.splitlines()[2:] == [
+        "Cash and cash equivalents | December 31, 2022 | $1,671",
+        "Cash and cash equivalents | December 31, 2021 | $2,148",
+        "Inventories | December 31, 2022 | 2,904",
+        "Inventories | December 31, 2021 | 2,481",
+        "Treasury stock, at cost | December 31, 2022 | (20,532)",
+        "Treasury stock, at cost | December 31, 2021 | (20,263)",
+        "Total assets | December 31, 2022 | $29,499",
+        "Total assets | December 31, 2021 | $30,154",
+    ]
+
+
+def test_a_table_of_words_keeps_its_columns_however_its_cells_are_spaced() -> None:
+    """Gutters are closed up only in tables of figures: a form whose fields stand apart
+    on one ruled line stays one column ("Tel(R) Fax")."""
+    form = _table(
+        [
+            ["Name", "", "", ""],
+            ["Tel. (O)", "Tel(R)", "", "Fax"],
+            ["Occupation", "None", "", "Mobile"],
+            ["Address", "Street", None, None],
+        ],
+    )
+    lines = _chunks(Para("PROPOSAL FORM", bold=True), form)[-1].text.splitlines()
+    assert "Tel. (O) | Tel(R) Fax" in lines

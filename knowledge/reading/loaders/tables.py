@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 
 RawRow = list[str | None]
 
@@ -18,6 +19,13 @@ _SERIAL_HEADER = re.compile(r"(?i)^(s|sl|sr|s\.?\s*no|sl\.?\s*no|sr\.?\s*no|no|#
 _SERIAL_VALUE = re.compile(r"(?i)^(\d{1,3}|[a-z]|[ivxlc]{1,5})[.)]?$")
 _LIST_MARKER = re.compile(r"^(\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\(?[ivxlcIVXLC]{1,5}[.)]|[-•▪●◦*])\s")
 _MAX_HEADER_ROWS = 3
+_MAX_NAMING_ROWS = 5  # "Total / Corning / Incorporated / shareholders' / equity"
+# A currency sign set in a cell of its own, left of the figure it belongs to ("$ | 1,671").
+_LONE_SIGN = re.compile(r"^(?:[$€£¥₹]|(?:US|A|C|NZ|HK|S)\$|Rs\.?)$")
+_FIGURE = re.compile(r"^\(?[-−]?\d[\d,]*(?:\.\d+)?\)?%?$")
+_CLOSING = (")", ")%", "%)", "%")
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+_FIGURE_SHARE = 0.8  # of a table's value cells, for it to be a table of figures
 
 
 @dataclass(frozen=True)
@@ -80,7 +88,10 @@ def normalize(raw: RawTable) -> Grid | None:
     rows = [[_clean_or_none(c) for c in row] + [""] * (width - len(row)) for row in raw.rows]
     pages = raw.pages or [None] * len(rows)
     spanning = [_is_spanning(row) for row in rows]
-    columns = _logical_columns(rows, spanning)
+    figures = _of_figures(rows, spanning)
+    if figures:
+        rows = [_signs_to_figures(row) for row in rows]
+    columns = _logical_columns(rows, spanning, gutters=figures)
     cells = [_collapse(row, columns) for row in rows]
     keep = [j for j in range(len(columns)) if _column_has_text(cells, spanning, j)]
     if len(keep) < 2:
@@ -90,7 +101,49 @@ def normalize(raw: RawTable) -> Grid | None:
     if raw.bold is not None:
         flags = [_collapse_bold(b, row, columns) for b, row in zip(raw.bold, rows, strict=True)]
         bold = [[row[j] for j in keep] for row in flags]
-    return _assemble(cells, spanning, bold, raw.header_rows, pages)
+    grid = _assemble(cells, spanning, bold, raw.header_rows, pages)
+    return _without_empty_columns(grid) if grid is not None and figures else grid
+
+
+def _of_figures(rows: list[RawRow], spanning: list[bool]) -> bool:
+    """A table of figures (a financial statement): its cells right of the labels are
+    figures, currency signs and brackets, bar a few header words."""
+    values = [c for row, span in zip(rows, spanning, strict=True) if not span for c in row[1:] if c]
+    plain = [v for v in values if not (_LONE_SIGN.match(v) or v in _CLOSING)]
+    return bool(plain) and sum(_is_figure(v) for v in plain) >= _FIGURE_SHARE * len(plain)
+
+
+def _signs_to_figures(row: RawRow) -> RawRow:
+    """Currency signs and closing brackets set in cells of their own join their figure
+    ("$ | 1,671" is "$1,671", "(20,532 | )" is "(20,532)"): statements rule them into
+    columns of their own, which would otherwise read as columns of "$" and ")"."""
+    out = list(row)
+    for j in range(len(out) - 1):
+        left, right = out[j], out[j + 1]
+        if not (left and right):
+            continue
+        if _LONE_SIGN.match(left) and _FIGURE.match(right.rstrip(")")):
+            out[j], out[j + 1] = "", f"{left}{right}"
+        elif right in _CLOSING and _FIGURE.match(left.lstrip("$€£¥₹")):
+            out[j], out[j + 1] = f"{left}{right}", ""
+    return out
+
+
+def _without_empty_columns(grid: Grid) -> Grid:
+    """A statement's columns that only ever held signs or brackets, now moved to their
+    figures, are dropped (the period headers drawn over them stay on the figures). A
+    period header drawn from over such a column into the figures' is the figures' alone,
+    not the labels' too."""
+    keep = [0] + [j for j in range(1, grid.width) if any(r.cells[j] for r in grid.rows)]
+
+    def pick(values: list[str]) -> list[str]:
+        if not values:
+            return values
+        picked = [values[j] for j in keep]
+        return ["", *picked[1:]] if len(picked) > 1 and picked[0] == picked[1] else picked
+
+    rows = [replace(r, cells=[r.cells[j] for j in keep], header=pick(r.header)) for r in grid.rows]
+    return replace(grid, header=pick(grid.header), rows=rows)
 
 
 def _clean_or_none(cell: str | None) -> str | None:
@@ -102,12 +155,16 @@ def _is_spanning(row: RawRow) -> bool:
     return len(row) > 1 and bool(row[0]) and all(c is None for c in row[1:])
 
 
-def _logical_columns(rows: list[RawRow], spanning: list[bool]) -> list[tuple[int, int]]:
+def _logical_columns(
+    rows: list[RawRow], spanning: list[bool], *, gutters: bool = False
+) -> list[tuple[int, int]]:
     """Group raw columns into the columns a reader sees.
 
     PDF grids often split one visual column into several (a header drawn over three thin
     cells); a boundary survives only if rows put text on both sides of it at least as often
-    as text runs across it.
+    as text runs across it. With `gutters` (tables of figures, ruled with empty columns
+    between label and figures), empty cells between two texts go with the text on their
+    left: the boundary that counts is where the next text starts.
     """
     width = len(rows[0]) if rows else 0
     crossed = [0] * (width + 1)
@@ -122,6 +179,11 @@ def _logical_columns(rows: list[RawRow], spanning: list[bool]) -> list[tuple[int
                     crossed[b] += 1
                 if nxt is not None and nxt[2]:
                     supported[end + 1] += 1
+        if gutters:
+            texts = [c for c in cells if c[2]]
+            for prev, nxt in pairwise(texts):
+                if nxt[0] > prev[1] + 1:  # empty cells between them
+                    supported[nxt[0]] += 1
     bounds = [0] + [b for b in range(1, width) if supported[b] and supported[b] >= crossed[b]]
     return [(a, b - 1) for a, b in zip(bounds, [*bounds[1:], width], strict=True)]
 
@@ -200,8 +262,10 @@ def _assemble(
     caption = " ".join(row[0] or "" for row in cells[:captions])
     body = list(range(captions, len(cells)))
     shape = _Shape.of(cells, bold)
-    n_head, guessed = _header_count(cells, body, shape, header_rows, captions, bold is not None)
-    header = _header(cells, body[:n_head])
+    n_head, guessed, sep = _header_count(
+        cells, body, shape, header_rows, captions, bold is not None
+    )
+    header = _header(cells, body[:n_head], sep)
     mid_headers = bold is not None and not all(shape.header_like[i] for i in body)
     shape_in_body = shape if mid_headers else None
     rows = _data_rows(cells, spanning, pages, body[n_head:], header, shape_in_body, caption)
@@ -218,29 +282,51 @@ def _header_count(
     header_rows: int | None,
     captions: int,
     bold_known: bool,
-) -> tuple[int, bool]:
-    """How many leading rows are column headers, and whether that was only guessed."""
+) -> tuple[int, bool, str]:
+    """How many leading rows are column headers, whether that was only guessed, and
+    what joins a column's header rows: ": " for headers over headers ("Plan A: Premium"),
+    " " for one name set over several rows ("December 31," over "2022")."""
     if header_rows is not None:
-        return max(0, header_rows - captions), False
+        return max(0, header_rows - captions), False, ": "
     if bold_known:
         count = 0
         while count < min(_MAX_HEADER_ROWS, len(body)) and shape.header_like[body[count]]:
             count += 1
         if 0 < count < len(body):
-            return count, False
+            return count, False, ": "
+    if named := _naming_rows(cells, body):
+        return named, False, " "
     width = len(cells[0]) if cells else 0
     guess = 1 if width >= 3 and len(body) >= 2 and all(cells[body[0]]) else 0
-    return guess, bool(guess)
+    return guess, bool(guess), ": "
 
 
-def _header(cells: list[list[str | None]], header_rows: list[int]) -> list[str]:
+def _naming_rows(cells: list[list[str | None]], body: list[int]) -> int:
+    """Leading rows that name the columns of a table of figures: words or years over
+    the value columns, no figure of their own ("December 31," over "2022")."""
+    count = 0
+    while count < min(_MAX_NAMING_ROWS, len(body) - 1):
+        values = [c for c in cells[body[count]][1:] if c]
+        if not values or any(_is_figure(v) and not _YEAR.match(v) for v in values):
+            break
+        count += 1
+    below = [c for i in body[count:] for c in cells[i][1:] if c]
+    figures = sum(1 for c in below if _is_figure(c))
+    return count if below and figures >= _FIGURE_SHARE * len(below) else 0
+
+
+def _is_figure(text: str) -> bool:
+    return bool(_FIGURE.match(text.lstrip("$€£¥₹").replace(" ", ""))) or text in ("—", "–", "-")
+
+
+def _header(cells: list[list[str | None]], header_rows: list[int], sep: str = ": ") -> list[str]:
     if not header_rows:
         return []
     width = len(cells[0])
     header = []
     for j in range(width):
         parts = [cells[i][j] or "" for i in header_rows]
-        header.append(": ".join(dict.fromkeys(p for p in parts if p)))
+        header.append(sep.join(dict.fromkeys(p for p in parts if p)))
     return header
 
 
