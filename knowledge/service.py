@@ -28,8 +28,6 @@ from knowledge.store import triples as triple_store
 from knowledge.store import vocabulary as vocabulary_store
 from knowledge.store.chunks import ChunkStore
 
-NAME_SHARE = 0.2  # a name in fewer than this share of its document's chunks is left out
-
 
 @dataclass
 class Knowledge:
@@ -49,16 +47,15 @@ class Knowledge:
         reader: Reader | None = None,
     ) -> RetrievalResult:
         """Hybrid retrieval of what `reader` may read (None: everything), kept to the
-        documents the question names (when it names some but not all of them). A product
-        name the document itself rarely repeats is left out of the embedded text, where it
-        would pull the question toward the few chunks that happen to name the product; full
-        text still sees it, weighed by its rarity."""
+        documents the question names (when it names some but not all of them). The names
+        are left out of the embedded text: within the named documents they tell no chunk
+        apart by meaning, and would only pull the question toward the chunks about the
+        name itself (a cover page, a list of subsidiaries). Full text still sees them,
+        weighed by their rarity."""
         on = self.retriever.stages
         readers = reader.filter() if reader is not None else None
         every = self.document_names(scopes, readers=readers) if Stage.NAMING in on else []
-        named, sources, searched = narrowed(
-            query, every, self._rarely_repeated if Stage.NAME_OUT in on else None
-        )
+        named, sources, searched = narrowed(query, every, leave_out=Stage.NAME_OUT in on)
         result = self.retriever.retrieve(
             searched,
             scopes=scopes,
@@ -99,15 +96,6 @@ class Knowledge:
             ]
 
         return self.cache.get(("documents", *scopes), load)
-
-    def _rarely_repeated(self, name: DocumentName) -> bool:
-        """A product name ("Family Medicare") that few of its own chunks repeat: searching
-        for it finds those few, not the answer. A topic name ("leave") is everywhere."""
-        share = self.cache.get(
-            ("name-share", name.source_id),
-            lambda: self.chunks.phrase_share(name.source_id, name.words),
-        )
-        return share < NAME_SHARE
 
     def glossary(self, scopes: Sequence[str]) -> list[GlossaryEntry]:
         def load() -> list[GlossaryEntry]:

@@ -1,9 +1,9 @@
 """Which documents a question names ("... under Family Medicare?", "Nike's FY2019 ...").
 
-A document's name is rarely repeated in its own chunks, so a question that names it pulls
-retrieval toward the few chunks that do mention it (a cover page, a discount clause) and
-away from the clause that answers. Taking the name out of the searched text, and keeping
-the search to the named document, fixes both. Names come from the file name, minus words
+A question that names a document pulls embedded search toward the chunks about the name
+itself (a cover page, a discount clause, a list of subsidiaries) and away from the clause
+that answers. Keeping the search to the named document, and taking the name out of the
+embedded text, fixes both. Names come from the file name, minus words
 that say what kind of document it is ("policy", "10K", "wordings": the vocabulary packs
 list them) or its version and date ("final", "2023").
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 
@@ -82,22 +82,19 @@ def without_names(question: str, names: Sequence[DocumentName]) -> str:
 
 
 def narrowed(
-    question: str,
-    documents: Sequence[DocumentName],
-    rarely_repeated: Callable[[DocumentName], bool] | None,
+    question: str, documents: Sequence[DocumentName], *, leave_out: bool
 ) -> tuple[list[DocumentName], list[int] | None, str]:
     """The naming stage: the `documents` the question names, the sources search is kept
-    to (None: all, when it names none or every one of them), and the text to embed. A
-    name its own document rarely repeats (`rarely_repeated`; None: keep every name) is
-    left out of the embedded text, where it would pull the question toward the few chunks
-    that happen to name the product; full text still sees it, weighed by its rarity."""
+    to (None: all, when it names none or every one of them), and the text to embed: with
+    `leave_out`, the question without the names. Search is kept to the named documents,
+    where a name tells no chunk apart by meaning; embedded, it would pull the question
+    toward the chunks about the name itself (a cover page, a list of subsidiaries). Full
+    text still sees it, weighed by its rarity."""
     named = named_in(question, documents)
     sources = [n.source_id for n in named] if named and len(named) < len(documents) else None
-    searched = question
-    if rarely_repeated is not None:
-        searched = without_names(question, [n for n in named if rarely_repeated(n)])
-        if not content_words(searched):
-            searched = question
+    searched = without_names(question, named) if leave_out else question
+    if not content_words(searched):
+        searched = question
     return named, sources, searched
 
 

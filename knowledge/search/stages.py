@@ -14,7 +14,7 @@ from enum import StrEnum
 
 class Stage(StrEnum):
     NAMING = "naming"  # a question naming a document is searched in that document only
-    NAME_OUT = "name_out"  # ... and a name its document rarely repeats is not embedded
+    NAME_OUT = "name_out"  # ... and the names it uses are not embedded
     STATEMENT_TABLES = "statement_tables"  # the statement asked about joins by its heading
     STATEMENT_BOOST = "statement_boost"  # a table under the statement asked about ranks up
     TEXT_RANKS = "text_ranks"  # dense hits past the full-text cut keep their words' rank

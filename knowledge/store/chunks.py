@@ -357,17 +357,6 @@ class ChunkStore:
         with self._engine.connect() as conn:
             return [_hit(r, 1.0 - float(r.distance)) for r in conn.execute(stmt)]
 
-    def phrase_share(self, source_id: int, words: Sequence[str]) -> float:
-        """Share of a source's chunks that hold `words` in that order (case ignored)."""
-        if not words:
-            return 0.0
-        pattern = "%" + "%".join(w.replace("%", "").replace("_", "") for w in words) + "%"
-        holding = sa.func.count().filter(sa.func.lower(chunks.c.text).like(pattern.lower()))
-        stmt = sa.select(holding, sa.func.count()).where(source_is(source_id))
-        with self._engine.connect() as conn:
-            held, total = conn.execute(stmt).one()
-        return float(held) / total if total else 0.0
-
     def refresh_term_stats(self, conn: Connection, scopes: Sequence[str] | None = None) -> None:
         """After an ingest changed chunks of `scopes` (None: of any scope): count and
         resample, so the next question sees new words."""

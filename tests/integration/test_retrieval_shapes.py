@@ -1,8 +1,8 @@
 """Retrieval never loses to plain dense search, on the shapes that broke it on documents
 nobody tuned for (issue 19): a clause titled with the asked words but about other things, a
 benefit named by an acronym that also names a document, a special case beside the general
-clause, and a table holding the figures a clause only points to. Real embedding model,
-real Postgres."""
+clause, a table holding the figures a clause only points to, and a question naming the
+company whose own report is searched. Real embedding model, real Postgres."""
 
 from __future__ import annotations
 
@@ -118,3 +118,53 @@ def listed(kb: Knowledge, question: str) -> list[Retrieved]:
 def test_the_answering_clause_is_listed(kb: Knowledge, question: str, answer: str) -> None:
     texts = [" ".join(c.text.split()) for c in listed(kb, question)]
     assert any(answer in t for t in texts), (question, [t[:80] for t in texts])
+
+
+REPORT = """# Northwind Traders annual report 2024
+
+## About Northwind Traders
+
+Northwind Traders is a distributor of specialty foods to restaurants and grocers. Northwind
+Traders was founded in 1990 and is listed on the Nasdaq.
+
+## Subsidiaries of Northwind Traders
+
+Northwind Traders Europe Ltd, Northwind Traders Asia Pte and Northwind Traders Logistics Inc
+are wholly owned members of the group.
+
+## Letter to shareholders
+
+Dear shareholders, this was a year of growth for Northwind Traders and its people.
+
+## Acquisitions
+
+During the year we bought Contoso Foods for $120 million and Fabrikam Dairy for
+$45 million. Both businesses are now part of our chilled distribution segment.
+
+## Revenue
+
+Net sales rose 8 percent to $2.4 billion, driven by higher volumes in chilled products.
+
+## Employees
+
+We employed 6,200 people at the end of the year, 400 more than a year earlier.
+
+## Properties
+
+We own twelve warehouses and lease thirty depots across North America and Europe.
+"""
+
+
+def test_a_question_naming_the_company_finds_the_clause_not_the_company(
+    engine: Engine, db_url: URL, embedder: LocalEmbedder, tmp_path: Path
+) -> None:
+    """The company's name is on most chunks of its own report. Searched for by meaning, it
+    pulls the question toward the chunks about the company itself; the acquisitions, which
+    never name it, must still come first."""
+    (tmp_path / "northwind_traders_annual_report_2024.md").write_text(REPORT, encoding="utf-8")
+    knowledge = open_knowledge(engine, create_async_engine(db_url), embedder)
+    knowledge.ingestor.ingest_paths([tmp_path], IngestOptions(scope="northwind"))
+    question = search_text("Which companies did Northwind Traders acquire?")
+    found = knowledge.retrieve(question, scopes=["northwind"], budget=DOCS).chunks
+    first = [" ".join(c.text.split()) for c in found[:2]]
+    assert any("we bought Contoso Foods" in t for t in first), [t[-80:] for t in first]
