@@ -72,11 +72,13 @@ def named_in(question: str, names: Iterable[DocumentName]) -> list[DocumentName]
 
 
 def without_names(question: str, names: Sequence[DocumentName]) -> str:
-    """The question with the named documents' names (as written, "Family Medicare's")
-    taken out; unchanged when a name's words are scattered rather than a phrase."""
+    """The question with the named documents' names (as written, "Family Medicare's", or
+    spaced where the file name runs them together: "American Express" for
+    "AMERICANEXPRESS") taken out; unchanged when a name's words are scattered rather than
+    a phrase."""
     stripped = question
     for name in names:
-        phrase = r"[\s_-]*".join(re.escape(w) for w in name.words)
+        phrase = r"[\s_-]*".join(re.escape(c) for c in "".join(name.words))
         stripped = re.sub(rf"(?i)\b{phrase}(?:['’]s)?\b", " ", stripped)
     return re.sub(r"\s{2,}", " ", stripped).strip()
 
