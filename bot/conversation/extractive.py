@@ -27,6 +27,7 @@ from bot.conversation.passage_fit import (
     quantity_bonus,
     range_fit,
     statement_bonus,
+    states_inputs,
     states_wanted,
 )
 from bot.conversation.passages import Passage, passages
@@ -69,6 +70,7 @@ class Quoted:
     answered: bool
     reason: str = ""
     related: list[Source] = field(default_factory=list)  # closest sources, for a not-found
+    inputs_only: bool = False  # no line states what was asked, only what it is worked out from
 
 
 @dataclass(frozen=True)
@@ -142,7 +144,8 @@ def quote(
         return Quoted([], False, f"the knowledge base never mentions {never}", related)
     chosen = _choose(best, scored, focus, weights, max_bullets + focus.listing, stages)
     bullets = [Bullet(_shown(s.passage, focus), (s.passage.source.number,)) for s in chosen]
-    return Quoted(bullets, True)
+    inputs_only = not states_wanted(best.passage, focus) and states_inputs(best.passage, focus)
+    return Quoted(bullets, True, inputs_only=inputs_only)
 
 
 def _weights(terms: frozenset[str], focus: Focus, sources: Sequence[Source]) -> dict[str, float]:
@@ -256,7 +259,8 @@ def _answering(scored: list[_Scored], focus: Focus) -> _Scored | None:
     """The best passage that speaks of what was asked (itself, or through its clause's
     headings or lead-in), holds enough of the question's words (a table line of another
     person's target does not stand in the way of the asked person's) and, when an amount
-    or a period is asked for, states one.
+    or a period is asked for, states one; for a change, share or average no line states,
+    a line stating an amount it is worked out from.
 
     Words the knowledge never uses are judged afterwards ("claim settlement ratio"); a
     word it uses elsewhere may be missing here ("room rent" in a table of "Room,
@@ -267,12 +271,13 @@ def _answering(scored: list[_Scored], focus: Focus) -> _Scored | None:
     known = focus.asked - focus.unknown  # the others are judged by meaning (_never_used)
     if not known:
         return scored[0]
-    for s in scored[:12]:
-        p = s.passage
-        pointed = statement_bonus(p, focus)
-        named = known & (p.stems | p.context_stems | p.path_stems) or pointed
-        if named and states_wanted(p, focus) and (s.lexical >= _ANSWER_FLOOR or pointed):
-            return s
+    for states in (states_wanted, states_inputs):  # a line stating it before its inputs
+        for s in scored[:12]:
+            p = s.passage
+            pointed = statement_bonus(p, focus)
+            named = known & (p.stems | p.context_stems | p.path_stems) or pointed
+            if named and states(p, focus) and (s.lexical >= _ANSWER_FLOOR or pointed):
+                return s
     return None
 
 

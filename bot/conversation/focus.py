@@ -155,6 +155,13 @@ _DESCRIBES = re.compile(
 _CHANGE_PAIR = re.compile(
     r"\b(?:increase\s*/?\s*\(?\s*decrease\s*\)?|\(?decrease\)?\s*/?\s*increase)", _I
 )
+# A quantity worked out from others: a change between periods, a share of a total, an
+# average. The amounts it is computed from answer it when no line states it.
+_COMPUTED = re.compile(
+    r"\b(?:change[sd]?|growth|difference|average|ratio|proportion"
+    r"|(?:percentage|share|proportion|fraction) of)\b",
+    _I,
+)
 _HOW_MUCH = re.compile(r"\bhow (?:much|many|long|soon)\b|\bwhen\b", _I)
 _LISTING = re.compile(
     r"\b(?:list|enumerate|what (?:are|were) (?:all )?the|which (?:documents|items|diseases"
@@ -232,6 +239,7 @@ class Focus:
     pairs: frozenset[tuple[str, str]] = frozenset()  # adjacent topic words ("sum insured")
     ignored: frozenset[str] = frozenset()  # names of documents the question names
     measure: frozenset[str] = frozenset()  # asked stems naming a measure ("waiting period")
+    computed: bool = False  # asks for a change, share or average worked out from amounts
     period: Period = field(
         default_factory=Period
     )  # the years (and quarter or year) asked about ("FY 2023")
@@ -281,6 +289,7 @@ def focus_of(
         pairs=frozenset(p for p in word_pairs(text) if not (p[0] in frame and p[1] in frame)),
         ignored=frozenset(ignored),
         measure=asked - frozenset(content_words(stripped)),
+        computed=bool(_COMPUTED.search(text)),
         period=period_asked(text),
     )
 

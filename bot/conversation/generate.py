@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 
 EXTRACTIVE = "extractive"
 EXTRACTIVE_NOTICE = "Quoted passages from the sources (no language model is configured)."
+INPUTS_NOTICE = "No source states this figure; these are the figures it is worked out from."
 
 PROMPT_FOR_INTENT = {
     Intent.YES_NO: "answer_yes_no",
@@ -122,6 +123,8 @@ def _extractive(
 ) -> Generated:
     quotable_sources = [q for q in map(quotable, sources) if q.text]
     quoted = quote(focus, quotable_sources, likeness=likeness, closeness=closeness, stages=stages)
+    if quoted.inputs_only:
+        notice = f"{INPUTS_NOTICE} {notice}"
     return Generated(
         quoted.bullets if quoted.answered else [],
         label,

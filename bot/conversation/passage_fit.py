@@ -84,6 +84,17 @@ def definition_bonus(p: Passage, focus: Focus) -> float:
     return 0.0
 
 
+def states_inputs(p: Passage, focus: Focus) -> bool:
+    """A table line states an amount a computed quantity is worked out from: "What was
+    the percentage change in inventories?" is answered by the inventories of each year
+    when no line states the change."""
+    return (
+        focus.computed
+        and p.kind == "row"
+        and any(not q.is_year and q.kind in ("money", "number") for q in quantities(p.text))
+    )
+
+
 def states_wanted(p: Passage, focus: Focus) -> bool:
     """The passage states the kind of quantity asked for; a bare small number ("5 beds")
     or a year is no amount, a bare large one ("15,000" in a table of limits) is."""

@@ -238,3 +238,26 @@ def test_the_judge_can_lower_the_confidence_but_never_raise_it(
     assert any(m["content"].startswith("You grade") for r in llm.requests for m in r["messages"])
     assert answer.scores.total >= 5  # the six checks alone say High
     assert answer.confidence == expected
+
+
+def test_a_change_no_source_states_is_answered_with_its_figures_and_not_at_high(
+    services: Services, tmp_path: Path
+) -> None:
+    """No line states the percentage change: the answer quotes the two years' figures,
+    says that is what they are, and does not claim High for a figure it never stated."""
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "inventories.md").write_text(
+        "# Note 7 Inventories\n\nInventories at the end of each year were:\n\n"
+        "| | 2019 | 2018 |\n| --- | --- | --- |\n| Raw materials | 1,204 | 1,012 |\n"
+        "| Finished goods | 3,310 | 2,947 |\n| Total inventories | 4,514 | 3,959 |\n",
+        encoding="utf-8",
+    )
+    services.knowledge.ingestor.ingest_paths([notes], IngestOptions())
+    answer = ask(
+        services, "What was the percentage change in finished goods between 2018 and 2019?"
+    )
+    said = " ".join(b.text for b in answer.bullets)
+    assert "3,310" in said and "2,947" in said, said
+    assert answer.confidence != Confidence.HIGH
+    assert "worked out from" in answer.notice

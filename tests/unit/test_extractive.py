@@ -195,6 +195,22 @@ def test_a_measure_is_answered_with_the_lines_it_is_computed_from() -> None:
     assert all("2022" in b.text for b in bullets)
 
 
+def test_a_change_no_line_states_is_answered_with_the_amounts_it_is_worked_out_from() -> None:
+    """No line states the percentage change; the inventories of both years are what it is
+    worked out from, and "I could not find this" would hide them."""
+    note = Source(
+        1, "c1", "table", "notes.md", "Note 7",
+        "Note 7 — table 1\ncolumns: — | 2019 | 2018\n"
+        "Raw materials | 2019 | $ 1,204\nRaw materials | 2018 | $ 1,012\n"
+        "Finished goods | 2019 | $ 3,310\nFinished goods | 2018 | $ 2,947",
+    )  # fmt: skip
+    question = "What was the percentage change in finished goods between 2018 and 2019?"
+    bullets = extractive_answer(question, [note])
+    assert [b.text.rsplit(" | ", 1)[-1] for b in bullets] == ["$ 3,310", "$ 2,947"]
+    # a percentage that is not worked out from amounts is not answered by them
+    assert extractive_answer("What is the finished goods margin percentage?", [note]) == []
+
+
 def test_a_how_question_is_answered_by_the_way_it_was_done_without_an_amount() -> None:
     """ "How did the company convert its variable rate into a fixed rate?" asks for a
     method; the sentence that gives it states no amount and is still the answer."""
