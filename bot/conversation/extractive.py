@@ -271,14 +271,16 @@ def _answering(scored: list[_Scored], focus: Focus) -> _Scored | None:
     known = focus.asked - focus.unknown  # the others are judged by meaning (_never_used)
     if not known:
         return scored[0]
-    for states in (states_wanted, states_inputs):  # a line stating it before its inputs
-        for s in scored[:12]:
-            p = s.passage
-            pointed = statement_bonus(p, focus)
-            named = known & (p.stems | p.context_stems | p.path_stems) or pointed
-            if named and states(p, focus) and (s.lexical >= _ANSWER_FLOOR or pointed):
-                return s
-    return None
+    speaking = []
+    for s in scored[:12]:
+        p = s.passage
+        pointed = statement_bonus(p, focus)
+        named = known & (p.stems | p.context_stems | p.path_stems) or pointed
+        if named and (s.lexical >= _ANSWER_FLOOR or pointed):
+            speaking.append(s)
+    stating = (s for s in speaking if states_wanted(s.passage, focus))
+    inputs = (s for s in speaking if states_inputs(s.passage, focus))
+    return next(stating, None) or next(inputs, None)  # a line stating it before its inputs
 
 
 def _why_not(focus: Focus, sources: Sequence[Source]) -> str:

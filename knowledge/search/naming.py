@@ -3,9 +3,9 @@
 A question that names a document pulls embedded search toward the chunks about the name
 itself (a cover page, a discount clause, a list of subsidiaries) and away from the clause
 that answers. Keeping the search to the named document, and taking the name out of the
-embedded text, fixes both. Names come from the file name, minus words
-that say what kind of document it is ("policy", "10K", "wordings": the vocabulary packs
-list them) or its version and date ("final", "2023").
+embedded text, fixes both. Names come from the file name, minus words that say what kind
+of document it is ("policy", "10K", "wordings": the vocabulary packs list them) or its
+version and date ("final", "2023").
 """
 
 from __future__ import annotations
@@ -94,8 +94,8 @@ def narrowed(
     text still sees it, weighed by its rarity."""
     named = named_in(question, documents)
     sources = [n.source_id for n in named] if named and len(named) < len(documents) else None
-    searched = without_names(question, named) if leave_out else question
-    if not content_words(searched):
+    searched = without_names(question, named) if leave_out and named else question
+    if searched != question and not content_words(searched):
         searched = question
     return named, sources, searched
 
