@@ -357,3 +357,30 @@ def test_a_nul_character_in_a_document_passage_is_dropped(engine: Engine, db_url
     assert report.status == "new", report.error
     hit = kb.retriever.retrieve("annual report fiscal year", scopes=["default"]).chunks[0]
     assert hit.text.startswith(" ANNUAL REPORT") and "\x00" not in hit.metadata["section"]
+
+
+def test_a_word_used_once_in_a_large_knowledge_base_counts_as_used(
+    engine: Engine, db_url: URL, tmp_path: Path
+) -> None:
+    """A knowledge base with tens of thousands of distinct words still knows the one a
+    single clause uses: a word it did not know would make the question about it "never
+    mentioned" and declined."""
+    kb = make_knowledge(engine, db_url)
+    words = [_letters(i) for i in range(24000)]  # each used twice, in two sections
+    sections = [
+        f"{n + 1}. Section\n" + " ".join(words[i : i + 400])
+        for n, i in enumerate(range(0, len(words), 400))
+    ]
+    text = "\n\n".join(sections * 2) + "\n\n99. Hovercraft\nHovercraft travel is reimbursed."
+    kb.ingestor.ingest_paths([write(tmp_path, "big.txt", text)], IngestOptions(scope="big"))
+    known = kb.vocabulary(["big"])
+    assert "hovercraft" in known and _letters(23999) in known
+
+
+def _letters(i: int) -> str:
+    """A six-letter word for `i` ("baaaaa", "baaaab", ...)."""
+    out = ""
+    for _ in range(5):
+        i, r = divmod(i, 26)
+        out = chr(97 + r) + out
+    return "b" + out
