@@ -168,3 +168,29 @@ def test_a_question_naming_the_company_finds_the_clause_not_the_company(
     found = knowledge.retrieve(question, scopes=["northwind"], budget=DOCS).chunks
     first = [" ".join(c.text.split()) for c in found[:2]]
     assert any("we bought Contoso Foods" in t for t in first), [t[-80:] for t in first]
+
+
+AUDITORS = """
+## Report of Independent Registered Public Accounting Firm
+
+To the board of directors: we have audited the consolidated balance sheets of Northwind
+Traders as of December 31. In our opinion they present fairly, in all material respects,
+the financial position of the group. This report is dated March 3.
+"""
+
+
+def test_where_the_asker_read_it_does_not_find_the_auditors_report(
+    engine: Engine, db_url: URL, embedder: LocalEmbedder, tmp_path: Path
+) -> None:
+    """ "... mentioned in this annual report" says where the asker read it, not what they
+        ask: "report" must not outweigh what is asked (before, the acquisitions came 5th, after
+    the letter to shareholders and the auditors' report)."""
+    (tmp_path / "northwind_traders_annual_report_2024.md").write_text(
+        REPORT + AUDITORS, encoding="utf-8"
+    )
+    knowledge = open_knowledge(engine, create_async_engine(db_url), embedder)
+    knowledge.ingestor.ingest_paths([tmp_path], IngestOptions(scope="northwind"))
+    asked = "Which companies did Northwind Traders acquire, as mentioned in this annual report?"
+    found = knowledge.retrieve(search_text(asked), scopes=["northwind"], budget=DOCS).chunks
+    first = [" ".join(c.text.split()) for c in found[:2]]
+    assert any("we bought Contoso Foods" in t for t in first), [t[-80:] for t in first]
