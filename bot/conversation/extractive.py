@@ -302,17 +302,18 @@ def _choose(
 ) -> list[_Scored]:
     """The best passage, then others nearly as good that say something new about the
     same thing: they hold the rarest question word the first one holds ("PED" in "PED
-    waiting period", so not the 30-day waiting period)."""
+    waiting period", so not the 30-day waiting period), or one of them when several are
+    as rare."""
     chosen = [best]
     if Stage.QUOTE_STATEMENT in stages:
         chosen += _other_inputs(best, scored, focus, limit)
-    key = _key_term(best.passage, weights)
+    keys = _key_terms(best.passage, weights)
     for s in scored:
         if len(chosen) >= limit:
             break
         if s is best or s.score < _KEEP_RATIO * best.score or s.lexical < 0.5 * best.lexical:
             continue
-        if key and key not in s.passage.stems | s.passage.context_stems | s.passage.path_stems:
+        if keys and not keys & (s.passage.stems | s.passage.context_stems | s.passage.path_stems):
             continue
         if not any(_overlaps(s.passage, c.passage) for c in chosen):
             chosen.append(s)
@@ -359,9 +360,11 @@ def _rule_first(chosen: list[_Scored]) -> list[_Scored]:
     return out
 
 
-def _key_term(p: Passage, weights: dict[str, float]) -> str:
-    held = [t for t in weights if t in p.stems | p.context_stems]
-    return max(held, key=lambda t: weights[t]) if held else ""
+def _key_terms(p: Passage, weights: dict[str, float]) -> frozenset[str]:
+    """The rarest question words the passage holds (all of them when rarities tie)."""
+    held = {t: w for t, w in weights.items() if t in p.stems | p.context_stems}
+    top = max(held.values(), default=0.0)
+    return frozenset(t for t, w in held.items() if w == top)
 
 
 def _overlaps(a: Passage, b: Passage) -> bool:

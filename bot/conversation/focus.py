@@ -81,6 +81,11 @@ _ASKED = (
     re.compile(rf"\bwhat (?:does|do|did)\s+{_NP}\s+(?:say|state|require|provide)\b", _I),
     re.compile(rf"\bhow (?:much|many)\s+(?P<np>[a-z][a-z\s'-]*?)\s+{_AUX}\b", _I),
     re.compile(rf"\bhow (?:long|soon|often|early|late) {_AUX}\s+{_NP}{_STOP_AFTER}", _I),
+    re.compile(  # "how much has the tax rate changed", "by how much did sales grow"
+        rf"\bhow (?:much|far)\s+{_AUX}\s+{_NP}\s+(?:chang|grow|grew|increas|decreas|ris|rose"
+        r"|f[ae]ll|declin|improv|drop|jump)\w*\b",
+        _I,
+    ),
     re.compile(
         r"\b(?:cover|covers|reimburse|reimburses|pay for|pays for|include|includes|allow"
         rf"|allows|offer|offers|give|gives)\s+{_NP}{_STOP_AFTER}",
@@ -336,8 +341,12 @@ def _inflection_known(word: str, vocabulary: Collection[str]) -> bool:
 def _without(question: str, words: set[str]) -> str:
     if not words:
         return question
-    pattern = r"(?i)\b(?:" + "|".join(re.escape(w) for w in words) + r")(?:['’]s)?\b"
-    return re.sub(pattern, " ", question)
+    # a name the file runs together ("americanexpress") as the question spaces it
+    names = "|".join(r"[\s_-]*".join(re.escape(c) for c in w) for w in words)
+    owner = rf"(?i)\b(?:{names})['’]s\b"  # "AMCOR's restructuring liability"
+    # "the tax rate of Corning changed": the rate, not "changed", is asked
+    named = rf"(?i)(?:\b(?:of|for|at|from)\s+)?\b(?:{names})\b"
+    return re.sub(named, " ", re.sub(owner, " ", question))
 
 
 def _first_match(

@@ -298,3 +298,38 @@ def test_a_word_sharing_a_stem_with_a_frame_word_still_names_what_is_asked() -> 
     bullets = extractive_answer("What was the effective tax rate?", sources)
     assert [b.text for b in bullets] == ["The effective tax rate was 21.6 percent for the year."]
     assert "effect" not in focus_of("What is the effect of the merger on revenue?").terms
+
+
+def test_passages_as_rare_as_each_other_are_all_quoted_whatever_the_run() -> None:
+    """ "declared" and "proposal" are as rare as each other across the sources: the
+    follow-up bullets may hold either. Picking one of them by set order gave a different
+    answer from one run of the bot to the next."""
+    sources = [
+        _rulebook(1, "Pre-existing diseases of the insured declared in the proposal are "
+                     "covered after 36 months."),
+        _rulebook(2, "Pre-existing diseases of the insured declared at renewal are covered "
+                     "after 24 months."),
+        _rulebook(3, "Pre-existing diseases of the insured named in a proposal for a child are "
+                     "covered after 12 months."),
+        _rulebook(4, "Room rent is limited to 1% of the sum insured per day."),
+    ]  # fmt: skip
+    question = "When are pre-existing diseases of the insured declared in the proposal covered?"
+    said = [b.text for b in extractive_answer(question, sources)]
+    assert said[0].endswith("36 months.")
+    assert {s[-10:] for s in said[1:]} == {"24 months.", "12 months."}
+
+
+def test_a_document_name_leaves_what_is_asked_with_its_preposition() -> None:
+    """ "the effective tax rate of Corning changed" asks about the rate; with only the name
+    taken out, "changed between FY2021 and FY2022" was read as what was asked."""
+    focus = focus_of(
+        "How much has the effective tax rate of Corning changed between FY2021 and FY2022?",
+        ignore=["corning"],
+    )
+    assert focus.asked == {"effect", "tax", "rate"}
+    spaced = focus_of(
+        "What was the effective tax rate of American Express in 2022?", ignore=["americanexpress"]
+    )
+    assert not spaced.terms & {"american", "express"}  # the file name runs it together
+    grew = focus_of("By how much did net sales grow in 2022?")
+    assert grew.asked == {"net", "sale"}
