@@ -196,8 +196,8 @@ def _word_set(words: str) -> frozenset[str]:
 def _frame_forms() -> frozenset[str]:
     """The frame words as written and inflected ("changes", "changed", "limited"), not
     every word of their stem: "effective" names a thing where "effect" frames a question."""
-    forms = set()
-    for word in f"{_GENERIC} {_PREDICATES} {_AMOUNT_WORDS}".split():
+    forms = {f for word in _AMOUNT_WORDS.split() for f in (word, word + "s", word + "es")}
+    for word in f"{_GENERIC} {_PREDICATES}".split():
         forms |= {word, word + "s", word + "es", word + "d", word + "ed", word + "ing"}
         if word.endswith("e"):
             forms.add(word[:-1] + "ing")

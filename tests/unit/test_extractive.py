@@ -333,3 +333,18 @@ def test_a_document_name_leaves_what_is_asked_with_its_preposition() -> None:
     assert not spaced.terms & {"american", "express"}  # the file name runs it together
     grew = focus_of("By how much did net sales grow in 2022?")
     assert grew.asked == {"net", "sale"}
+
+
+def test_a_verb_formed_from_an_amount_word_says_what_is_asked() -> None:
+    """ "value" asks for an amount without saying of what; "valued" in "how were the
+    inventories valued?" is what is asked."""
+    sources = [
+        _rulebook(1, "Inventories. The company reviews inventory for excess quantities and "
+                     "obsolescence. The company uses these estimates to reduce the inventory "
+                     "cost basis. Inventories are valued at the lower of cost or net "
+                     "realizable value on a first-in, first-out basis."),
+        _rulebook(2, "The company leases its offices and warehouses under operating leases."),
+    ]  # fmt: skip
+    bullets = extractive_answer("How were the company's inventories valued?", sources)
+    assert bullets[0].text.startswith("Inventories are valued at the lower of cost"), bullets
+    assert "valu" in focus_of("How were the company's inventories valued?").terms
