@@ -108,6 +108,15 @@ def _mean(values: list[bool] | list[float]) -> float:
     return round(sum(values) / len(values), 4) if values else 0.0
 
 
+def halves(dev: DevSet) -> dict[str, DevSet]:
+    """The `fit` and `check` halves of a dev set, for fitting on one and reporting on the
+    other."""
+    return {
+        split: DevSet(dev.name, [q for q in dev.questions if _kept(q.text, split)], dev.beir)
+        for split in ("fit", "check")
+    }
+
+
 def _kept(text: str, split: str) -> bool:
     if split == "all":
         return True

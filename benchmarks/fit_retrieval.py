@@ -24,27 +24,19 @@ from benchmarks.ablation import (
     BEIR_SETS,
     DEFAULT_EVAL,
     DOC_SETS,
-    DevSet,
     Question,
-    _kept,
     _load,
+    halves,
     listed,
     score,
 )
 from bot.settings import Settings
 from bot.wiring import open_services
-from knowledge.search.fitted import FITTED_FILE
+from knowledge.search.fitted import FITTED_FILE, store_fitted
 from knowledge.search.fusion import FusionWeights
 from knowledge.search.retrieved import Retrieved
 
 GRID = "0,0.1,0.2,0.3,0.45,0.6"
-
-
-def halves(dev: DevSet) -> dict[str, DevSet]:
-    return {
-        split: DevSet(dev.name, [q for q in dev.questions if _kept(q.text, split)], dev.beir)
-        for split in ("fit", "check")
-    }
 
 
 def main() -> None:
@@ -82,7 +74,7 @@ def main() -> None:
     }
     print(json.dumps(report, indent=2))
     if args.write:
-        FITTED_FILE.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        store_fitted(report)
 
 
 def _mean(values: dict[str, float]) -> float:

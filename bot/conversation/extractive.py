@@ -35,6 +35,7 @@ from bot.conversation.periods import line_period, other_period
 from bot.conversation.quantities import quantities
 from bot.conversation.text import content_words, readable
 from bot.conversation.types import Bullet, Source
+from knowledge.search.fitted import fitted
 from knowledge.search.stages import ALL_STAGES, Stage
 from knowledge.search.statements import statements_asked
 
@@ -55,7 +56,8 @@ _QUALIFIES = re.compile(
     r"|\bhowever\b|\bprovided (?:that|further)\b|\bin such cases?\b|\bnotwithstanding\b",
     re.IGNORECASE,
 )
-SEMANTIC_WEIGHT = 0.6  # how much meaning (embedding similarity to the question) adds
+# How much meaning (embedding similarity to the question) adds: benchmarks/fit_quoting.py
+SEMANTIC_WEIGHT = fitted("quote_semantic_weight", 0.6)
 _SEMANTIC_POOL = 30  # the best passages by words that meaning may reorder
 _LIKENESS_SPAN = 0.6  # how far apart the similarities of two passages to a question fall
 Likeness = Callable[[Sequence[str]], Sequence[float]]  # passages -> similarity to question

@@ -22,3 +22,10 @@ def _fitted() -> dict[str, Any]:
 def fitted(name: str, default: float) -> float:
     """The fitted value of `name`, or `default` when none was fitted."""
     return float(_fitted().get(name, default))
+
+
+def store_fitted(values: dict[str, Any]) -> None:
+    """Write `values` into the fitted numbers, keeping what other fitting scripts stored."""
+    merged = {**_fitted(), **values}
+    FITTED_FILE.write_text(json.dumps(merged, indent=2) + "\n", encoding="utf-8")
+    _fitted.cache_clear()

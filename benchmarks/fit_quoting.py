@@ -1,0 +1,80 @@
+"""Fit how much meaning counts when a quoted answer picks its passage, on one half of the
+dev questions, and report it on the other half (issue 19: learned, not hand-set).
+
+Run by hand, from the project folder, on a data folder the ablation has filled with the
+sets asked for (`python -m benchmarks.ablation --sets ... --ingest-filings` fills it):
+
+    KNOWBOT_DATA_DIR=<folder> python -m benchmarks.fit_quoting [--eval ../shared/eval]
+        [--sets policies,financebench,tatqa] [--weights 0,0.3,0.6,0.9,1.2] [--write]
+
+A quoted answer (no language model) weighs each passage by the question's words it holds,
+then adds the embedding model's similarity to the question times a weight
+(`extractive.SEMANTIC_WEIGHT`). For each weight, every set's headline (the share of
+questions whose answer cites a source holding the evidence, as `benchmarks.ablation
+--answers` counts it) is measured on the `fit` half (questions split by a hash of their
+text) and the weight with the best mean is chosen; both halves are printed, with the share
+of policy answers stating the expected facts. `--write` stores the choice and the numbers
+behind it in `knowledge/search/fitted.json` under `quote_semantic_weight`, beside what the
+other fitting scripts stored there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from benchmarks.ablation import DEFAULT_EVAL, DOC_SETS, _load, cited, halves, score
+from bot.conversation import extractive
+from bot.settings import Settings
+from bot.wiring import open_services
+from knowledge.search.fitted import store_fitted
+from knowledge.search.stages import ALL_STAGES
+
+GRID = "0,0.3,0.6,0.9,1.2"
+NAME = "quote_semantic_weight"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--eval", type=Path, default=DEFAULT_EVAL)
+    parser.add_argument("--sets", default=",".join(DOC_SETS))
+    parser.add_argument("--weights", default=GRID)
+    parser.add_argument("--write", action="store_true", help=f"store the choice as {NAME}")
+    args = parser.parse_args()
+    weights = [float(w) for w in args.weights.split(",")]
+    results: dict[str, dict[str, dict[str, float]]] = {"fit": {}, "check": {}}
+    stated: dict[str, dict[str, float]] = {"fit": {}, "check": {}}
+    with open_services(Settings()) as services:
+        sets = [_load(services, args.eval, n.strip(), ingest=False) for n in args.sets.split(",")]
+        for weight in weights:
+            extractive.SEMANTIC_WEIGHT = weight
+            for dev in sets:
+                for split, half in halves(dev).items():
+                    got, _ = score(half, lambda q: cited(services, q, ALL_STAGES))
+                    results[split].setdefault(str(weight), {})[dev.name] = got.headline()
+                    if got.stated:
+                        stated[split][f"{weight} {dev.name}"] = got.summary()["stated"]
+            print(f"# weight {weight}: {results['fit'][str(weight)]}", file=sys.stderr)
+    means = {split: {w: _mean(v) for w, v in rows.items()} for split, rows in results.items()}
+    best = max(means["fit"], key=lambda w: (means["fit"][w], -float(w)))  # ties: less weight
+    report = {
+        "fitted_on": "fit half (questions by text hash) of " + args.sets,
+        "headline": "share of questions whose quoted answer cites a source with the evidence",
+        "fit_mean": means["fit"],
+        "check_mean": means["check"],
+        "per_set": results,
+        "stated": stated,
+    }
+    print(json.dumps({NAME: float(best), f"{NAME}_fit": report}, indent=2))
+    if args.write:
+        store_fitted({NAME: float(best), f"{NAME}_fit": report})
+
+
+def _mean(values: dict[str, float]) -> float:
+    return round(sum(values.values()) / len(values), 4) if values else 0.0
+
+
+if __name__ == "__main__":
+    main()
