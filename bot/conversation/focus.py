@@ -245,6 +245,7 @@ class Focus:
     ignored: frozenset[str] = frozenset()  # names of documents the question names
     measure: frozenset[str] = frozenset()  # asked stems naming a measure ("waiting period")
     computed: bool = False  # asks for a change, share or average worked out from amounts
+    figure: bool = False  # asks what an item was in a stated period: a figure answers
     period: Period = field(
         default_factory=Period
     )  # the years (and quarter or year) asked about ("FY 2023")
@@ -278,6 +279,7 @@ def focus_of(
         if stem in asked
     ]
     unknown = _unknown(f"{defined} {core}", vocabulary)
+    period = period_asked(text)
     return Focus(
         question=question,
         terms=terms or frozenset(content_words(text)),
@@ -295,7 +297,8 @@ def focus_of(
         ignored=frozenset(ignored),
         measure=asked - frozenset(content_words(stripped)),
         computed=bool(_COMPUTED.search(text)),
-        period=period_asked(text),
+        period=period,
+        figure=bool(period.years) and _figure_asked(text),
     )
 
 
@@ -398,6 +401,18 @@ def _wants(text: str) -> str:
         if pattern.search(text):
             return kind
     return ""
+
+
+def _figure_asked(text: str) -> bool:
+    """ "What was X in 2019?", "how much was X for FY2022?": what an item was in a period,
+    asked of a record kept in figures; not why, where or what it includes or means, nor
+    what it is for ("... translated for?": the question ends on its preposition)."""
+    described = _DESCRIBES.search(text) or _STRANDED.search(text)
+    return bool(_WHAT_WAS.match(text)) and not described
+
+
+_WHAT_WAS = re.compile(r"^\W*(?:what (?:is|are|was|were)|how much)\b", _I)
+_STRANDED = re.compile(r"\b(?:for|on|by|with|about|to|from|into|of|at)\s*\?*\s*$", _I)
 
 
 def _ids(text: str) -> list[IdName]:

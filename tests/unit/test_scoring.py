@@ -534,3 +534,53 @@ def test_a_question_about_causes_is_answered_by_the_causes_without_an_amount(
     scores = _score(answer, notes, question)
     assert _failed(scores) <= {"context_focus"}
     assert confidence_for(scores, has_context=True) == Confidence.HIGH
+
+
+FINANCING = [
+    _source(1, "Liquidity\nFinancing activities: net cash used in financing activities during "
+               "the fiscal year ended August 31, 2019 was primarily due to the repurchase of "
+               "our common stock and dividend payments.", "annual_report.pdf"),
+    _source(2, "Cash flows (in thousands)\ncolumns: — | 2019 | 2018\nNet cash used in "
+               "financing activities | 2019 | (41,230)\nNet cash used in financing activities "
+               "| 2018 | (12,904)", "annual_report.pdf"),
+]  # fmt: skip
+
+
+def test_asked_what_an_item_was_in_a_year_an_answer_without_its_figure_is_not_high() -> None:
+    """ "What was X in 2019?" asks for a figure: the sentence on why X moved is true to its
+    source and shares every word of the question, but does not answer it."""
+    question = "What was the net cash used in financing activities in 2019?"
+    why = Bullet(
+        "Net cash used in financing activities during the fiscal year ended August 31, 2019 was "
+        "primarily due to the repurchase of our common stock and dividend payments.",
+        (1,),
+    )
+    figure = Bullet("Net cash used in financing activities | 2019 | (41,230)", (2,))
+    focus = focus_of(question)
+
+    def level(bullet: Bullet) -> Confidence:
+        scores = score_answer(
+            question=question,
+            bullets=[bullet],
+            sources=FINANCING,
+            instructions=INSTRUCTIONS,
+            focus=focus,
+        )
+        return confidence_for(scores, has_context=True)
+
+    assert level(figure) == Confidence.HIGH
+    assert level(why) != Confidence.HIGH
+
+
+@pytest.mark.parametrize(
+    ("question", "figure"),
+    [
+        ("What was the net cash used in financing activities in 2019?", True),
+        ("How much was the gross profit for FY2022?", True),
+        ("What was the reason for the increase in selling expenses in 2019?", False),
+        ("What were the US$ values for 2015 to 2018 translated for?", False),
+        ("What was the net cash used in financing activities?", False),  # no period asked
+    ],
+)
+def test_a_figure_is_asked_for_by_what_an_item_was_in_a_period(question: str, figure: bool) -> None:
+    assert focus_of(question).figure is figure

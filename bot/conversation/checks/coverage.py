@@ -72,7 +72,8 @@ def speaks_to_question(
     short phrase asked for ("system notice", not just "notice"), most words of a longer
     one, or else half of the question's topic words the sources know; it states the kind
     of quantity asked for ("what are the limits?" wants an amount); and it names most of
-    the names the question names; a table line it quotes reports the period asked."""
+    the names the question names; a table line it quotes reports the period asked; and
+    asked what an item was in a period, it states a figure."""
     said = spoken(bullets, matches)
     if focus is not None and focus.ids and any(conflicts(b.text, focus.ids) for b in bullets):
         return False
@@ -88,6 +89,8 @@ def speaks_to_question(
         return False
     if focus is not None and focus.wants and not stated:
         return False
+    if focus is not None and focus.figure and not any(_figure(b.text) for b in bullets):
+        return False  # "what was X in 2019?" answered with why X changed
     return _names_spoken(question, bullets, matches, focus, terms)
 
 
@@ -139,6 +142,19 @@ def _inputs_quoted(matches: Sequence[Match], focus: Focus | None) -> bool:
     if focus is None:
         return False
     return any(m.passage is not None and input_of(m.passage, focus) is not None for m in matches)
+
+
+def _figure(text: str) -> bool:
+    """The text states a figure other than a date ("438.1p", "$1,234", "12%"; not "the
+    year ended August 31, 2019")."""
+    return bool(re.search(r"\d", _DATE.sub(" ", text)))
+
+
+_DATE = re.compile(
+    r"\b(?:19|20)\d\d\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+    r"\s+\d{1,2}\b|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b",
+    re.IGNORECASE,
+)
 
 
 def _states(text: str, focus: Focus) -> bool:
