@@ -151,7 +151,7 @@ _DESCRIBES = re.compile(
     r"^\W*(?:why|where|who|whom)\b|\bwhat (?:constitutes?|causes?d?|drives?|drove|determines?"
     r"|accounts? for|accounted for|led to|leads to|contributed to|resulted in)\b"
     r"|\b(?:include[sd]?|consists? of|comprises?d?(?: of)?|represents?|relates? to|subject to"
-    r"|used for|attributable to|made up of|mean|defined)\s*\??\s*$"
+    r"|used for|attributable to|made up of|mean|defined|reflects?|refers? to|stands? for)\s*\??\s*$"
     r"|\bwhat (?:is|are|was|were) the (?:definition|meaning|purpose|reasons?|basis|method)\b"
     r"|^\W*how (?:is|are|was|were|do|does|did|can|could|should|will|would|must|shall)\b",
     _I,
@@ -246,6 +246,7 @@ class Focus:
     measure: frozenset[str] = frozenset()  # asked stems naming a measure ("waiting period")
     computed: bool = False  # asks for a change, share or average worked out from amounts
     figure: bool = False  # asks what an item was in a stated period: a figure answers
+    describes: bool = False  # asks what a thing is, holds, means or is for, why, how or where
     period: Period = field(
         default_factory=Period
     )  # the years (and quarter or year) asked about ("FY 2023")
@@ -299,6 +300,7 @@ def focus_of(
         computed=bool(_COMPUTED.search(text)),
         period=period,
         figure=bool(period.years) and _figure_asked(text),
+        describes=_describes(text),
     )
 
 
@@ -407,8 +409,11 @@ def _figure_asked(text: str) -> bool:
     """ "What was X in 2019?", "how much was X for FY2022?": what an item was in a period,
     asked of a record kept in figures; not why, where or what it includes or means, nor
     what it is for ("... translated for?": the question ends on its preposition)."""
-    described = _DESCRIBES.search(text) or _STRANDED.search(text)
-    return bool(_WHAT_WAS.match(text)) and not described
+    return bool(_WHAT_WAS.match(text)) and not _describes(text)
+
+
+def _describes(text: str) -> bool:
+    return bool(_DESCRIBES.search(text) or _STRANDED.search(text))
 
 
 _WHAT_WAS = re.compile(r"^\W*(?:what (?:is|are|was|were)|how much)\b", _I)

@@ -584,3 +584,27 @@ def test_asked_what_an_item_was_in_a_year_an_answer_without_its_figure_is_not_hi
 )
 def test_a_figure_is_asked_for_by_what_an_item_was_in_a_period(question: str, figure: bool) -> None:
     assert focus_of(question).figure is figure
+
+
+AFFILIATES = [
+    _source(1, "Note 9 Affiliates\nThe share of net earnings in other affiliates represents our "
+               "portion of the results of companies we own 20% to 50% of.\ncolumns: — | 2019 | "
+               "2018\nShare of net earnings in other affiliates | 2019 | 2,918\nShare of net "
+               "earnings in other affiliates | 2018 | 3,711", "annual_report.pdf"),
+]  # fmt: skip
+
+
+def test_asked_what_an_item_represents_its_figure_alone_is_not_high() -> None:
+    """A table line gives the item's amount, not what the item is."""
+    question = "What does the share of net earnings in other affiliates represent?"
+    row = Bullet("Share of net earnings in other affiliates | 2018 | 3,711", (1,))
+    meaning = Bullet(
+        "The share of net earnings in other affiliates represents our portion of the results "
+        "of companies we own 20% to 50% of.",
+        (1,),
+    )
+    levels = [
+        confidence_for(_score([b], AFFILIATES, question), has_context=True) for b in (meaning, row)
+    ]
+    assert levels[0] == Confidence.HIGH
+    assert levels[1] != Confidence.HIGH

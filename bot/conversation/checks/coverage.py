@@ -91,6 +91,8 @@ def speaks_to_question(
         return False
     if focus is not None and focus.figure and not any(_figure(b.text) for b in bullets):
         return False  # "what was X in 2019?" answered with why X changed
+    if focus is not None and focus.describes and all(_figure_row(b.text) for b in bullets):
+        return False  # "what does X represent?" answered with X's figure
     return _names_spoken(question, bullets, matches, focus, terms)
 
 
@@ -142,6 +144,13 @@ def _inputs_quoted(matches: Sequence[Match], focus: Focus | None) -> bool:
     if focus is None:
         return False
     return any(m.passage is not None and input_of(m.passage, focus) is not None for m in matches)
+
+
+def _figure_row(text: str) -> bool:
+    """A table line whose value is a figure ("Share of net earnings | 2018 | 3,711"): it
+    says how much, not what an item is, holds or is for."""
+    cells = [c.strip(" .") for c in text.split(" | ")]
+    return len(cells) >= 2 and _figure(cells[-1]) and not re.search(r"[A-Za-z]{3,}", cells[-1])
 
 
 def _figure(text: str) -> bool:
