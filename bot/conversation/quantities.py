@@ -357,3 +357,25 @@ def _plain(q: Quantity) -> float:
         return float(digits.group(0).replace(",", ""))
     words = re.match(_SPELLED, q.text, re.IGNORECASE)
     return float(_spelled_value(words.group(0))) if words else q.value
+
+
+def figure_row(text: str) -> bool:
+    """A table line whose value is a figure ("Share of net earnings | 2018 | 3,711"): it
+    says how much, not what an item is, holds or is for."""
+    cells = [c.strip(" .") for c in text.split(" | ")]
+    return (
+        len(cells) >= 2 and states_figure(cells[-1]) and not re.search(r"[A-Za-z]{3,}", cells[-1])
+    )
+
+
+def states_figure(text: str) -> bool:
+    """The text states a figure other than a date ("438.1p", "$1,234", "12%"; not "the
+    year ended August 31, 2019")."""
+    return bool(re.search(r"\d", _DATE.sub(" ", text)))
+
+
+_DATE = re.compile(
+    r"\b(?:19|20)\d\d\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+    r"\s+\d{1,2}\b|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b",
+    re.IGNORECASE,
+)

@@ -29,7 +29,7 @@ from bot.conversation.entities import entities
 from bot.conversation.focus import WANTED_KINDS, Focus, conflicts, states_loosely
 from bot.conversation.passage_fit import input_of
 from bot.conversation.periods import other_period
-from bot.conversation.quantities import quantities
+from bot.conversation.quantities import figure_row, quantities, states_figure
 from bot.conversation.text import content_words, readable
 from bot.conversation.types import Bullet, Source
 
@@ -89,9 +89,9 @@ def speaks_to_question(
         return False
     if focus is not None and focus.wants and not stated:
         return False
-    if focus is not None and focus.figure and not any(_figure(b.text) for b in bullets):
+    if focus is not None and focus.figure and not any(states_figure(b.text) for b in bullets):
         return False  # "what was X in 2019?" answered with why X changed
-    if focus is not None and focus.describes and all(_figure_row(b.text) for b in bullets):
+    if focus is not None and focus.describes and all(figure_row(b.text) for b in bullets):
         return False  # "what does X represent?" answered with X's figure
     return _names_spoken(question, bullets, matches, focus, terms)
 
@@ -144,26 +144,6 @@ def _inputs_quoted(matches: Sequence[Match], focus: Focus | None) -> bool:
     if focus is None:
         return False
     return any(m.passage is not None and input_of(m.passage, focus) is not None for m in matches)
-
-
-def _figure_row(text: str) -> bool:
-    """A table line whose value is a figure ("Share of net earnings | 2018 | 3,711"): it
-    says how much, not what an item is, holds or is for."""
-    cells = [c.strip(" .") for c in text.split(" | ")]
-    return len(cells) >= 2 and _figure(cells[-1]) and not re.search(r"[A-Za-z]{3,}", cells[-1])
-
-
-def _figure(text: str) -> bool:
-    """The text states a figure other than a date ("438.1p", "$1,234", "12%"; not "the
-    year ended August 31, 2019")."""
-    return bool(re.search(r"\d", _DATE.sub(" ", text)))
-
-
-_DATE = re.compile(
-    r"\b(?:19|20)\d\d\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-    r"\s+\d{1,2}\b|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b",
-    re.IGNORECASE,
-)
 
 
 def _states(text: str, focus: Focus) -> bool:
