@@ -57,6 +57,9 @@ def _unreferenced(question: str) -> str:
         words = [w.replace("-", "") for w in match.group("kinds").lower().split()]
         return "" if all(w in kinds for w in words) else match.group(0)
 
-    text = re.sub(r"\s+(?=[?.,;:!])", "", _REFERENCE.sub(drop, question))
+    text = _REFERENCE.sub(drop, question)
+    if text == question:
+        return question
+    text = re.sub(r"\s+(?=[?.,;:!])", "", text)
     text = re.sub(r"\s{2,}", " ", text).strip()
     return re.sub(r"[,;:]+(?=[?.!]|$)|^[,;:]\s*", "", text)
