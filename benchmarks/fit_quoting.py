@@ -11,11 +11,12 @@ A quoted answer (no language model) weighs each passage by the question's words 
 then adds the embedding model's similarity to the question times a weight
 (`extractive.SEMANTIC_WEIGHT`). For each weight, every set's headline (the share of
 questions whose answer cites a source holding the evidence, as `benchmarks.ablation
---answers` counts it) is measured on the `fit` half (questions split by a hash of their
-text) and the weight with the best mean is chosen; both halves are printed, with the share
-of policy answers stating the expected facts. `--write` stores the choice and the numbers
-behind it in `knowledge/search/fitted.json` under `quote_semantic_weight`, beside what the
-other fitting scripts stored there.
+--answers` counts it; for the policy questions the documents cannot answer, the share
+declined) is measured on the `fit` half (questions split by a hash of their text) and the
+weight with the best mean is chosen (ties: the smaller weight); both halves are printed,
+with the share of policy answers stating the expected facts. `--write` stores the choice
+and the numbers behind it in `knowledge/search/fitted.json` under `quote_semantic_weight`,
+beside what the other fitting scripts stored there.
 """
 
 from __future__ import annotations
@@ -25,7 +26,16 @@ import json
 import sys
 from pathlib import Path
 
-from benchmarks.ablation import DEFAULT_EVAL, DOC_SETS, _load, cited, halves, score
+from benchmarks.ablation import (
+    DEFAULT_EVAL,
+    DOC_SETS,
+    DevSet,
+    Question,
+    _load,
+    cited,
+    halves,
+    score,
+)
 from bot.conversation import extractive
 from bot.settings import Settings
 from bot.wiring import open_services
@@ -34,6 +44,18 @@ from knowledge.search.stages import ALL_STAGES
 
 GRID = "0,0.3,0.6,0.9,1.2"
 NAME = "quote_semantic_weight"
+
+
+def unanswerable(folder: Path) -> DevSet:
+    """The policy questions the documents cannot answer: a quoted answer gets them right
+    by declining (it then cites nothing). Weighing meaning more may quote a passage close
+    to such a question, so the fit counts them too."""
+    out = []
+    for line in (folder / "questions.jsonl").read_text(encoding="utf-8").splitlines():
+        case = json.loads(line) if line.strip() else None
+        if case and case.get("unanswerable"):
+            out.append(Question(case["question"], ("policies",), lambda cited: not cited))
+    return DevSet("policies-unanswerable", out)
 
 
 def main() -> None:
@@ -47,7 +69,10 @@ def main() -> None:
     results: dict[str, dict[str, dict[str, float]]] = {"fit": {}, "check": {}}
     stated: dict[str, dict[str, float]] = {"fit": {}, "check": {}}
     with open_services(Settings()) as services:
-        sets = [_load(services, args.eval, n.strip(), ingest=False) for n in args.sets.split(",")]
+        names = [n.strip() for n in args.sets.split(",")]
+        sets = [_load(services, args.eval, n, ingest=False) for n in names]
+        if "policies" in names:
+            sets.append(unanswerable(args.eval / "policies"))
         for weight in weights:
             extractive.SEMANTIC_WEIGHT = weight
             for dev in sets:
