@@ -20,6 +20,7 @@ from functools import cache, lru_cache
 from bot.conversation.periods import Period, period_asked
 from bot.conversation.quantities import Quantity, merged, quantities
 from bot.conversation.text import content_words
+from knowledge.search.naming import spaced
 from knowledge.vocabulary import Vocabulary, active, phrase_pattern
 
 # Words that shape a question without saying what it is about.
@@ -281,6 +282,7 @@ def focus_of(
     ]
     unknown = _unknown(f"{defined} {core}", vocabulary)
     period = period_asked(text)
+    describes = _describes(text)
     return Focus(
         question=question,
         terms=terms or frozenset(content_words(text)),
@@ -299,8 +301,8 @@ def focus_of(
         measure=asked - frozenset(content_words(stripped)),
         computed=bool(_COMPUTED.search(text)),
         period=period,
-        figure=bool(period.years) and _figure_asked(text),
-        describes=_describes(text),
+        figure=bool(period.years) and not describes and bool(_WHAT_WAS.match(text)),
+        describes=describes,
     )
 
 
@@ -346,8 +348,7 @@ def _inflection_known(word: str, vocabulary: Collection[str]) -> bool:
 def _without(question: str, words: set[str]) -> str:
     if not words:
         return question
-    # a name the file runs together ("americanexpress") as the question spaces it
-    names = "|".join(r"[\s_-]*".join(re.escape(c) for c in w) for w in words)
+    names = "|".join(spaced(w) for w in words)  # "americanexpress": "American Express"
     owner = rf"(?i)\b(?:{names})['’]s\b"  # "AMCOR's restructuring liability"
     # "the tax rate of Corning changed": the rate, not "changed", is asked
     named = rf"(?i)(?:\b(?:of|for|at|from)\s+)?\b(?:{names})\b"
@@ -405,17 +406,13 @@ def _wants(text: str) -> str:
     return ""
 
 
-def _figure_asked(text: str) -> bool:
-    """ "What was X in 2019?", "how much was X for FY2022?": what an item was in a period,
-    asked of a record kept in figures; not why, where or what it includes or means, nor
-    what it is for ("... translated for?": the question ends on its preposition)."""
-    return bool(_WHAT_WAS.match(text)) and not _describes(text)
-
-
 def _describes(text: str) -> bool:
+    """Asks what a thing is, holds, means or is for, why, how or where; also a question
+    ending on its preposition ("... translated for?")."""
     return bool(_DESCRIBES.search(text) or _STRANDED.search(text))
 
 
+# "What was X in 2019?", "how much was X for FY2022?": asked of a record kept in figures
 _WHAT_WAS = re.compile(r"^\W*(?:what (?:is|are|was|were)|how much)\b", _I)
 _STRANDED = re.compile(r"\b(?:for|on|by|with|about|to|from|into|of|at)\s*\?*\s*$", _I)
 

@@ -78,9 +78,15 @@ def without_names(question: str, names: Sequence[DocumentName]) -> str:
     a phrase."""
     stripped = question
     for name in names:
-        phrase = r"[\s_-]*".join(re.escape(c) for c in "".join(name.words))
+        phrase = spaced("".join(name.words))
         stripped = re.sub(rf"(?i)\b{phrase}(?:['’]s)?\b", " ", stripped)
     return re.sub(r"\s{2,}", " ", stripped).strip()
+
+
+def spaced(name: str) -> str:
+    """A pattern for `name` however a question spaces it: "americanexpress" matches
+    "American Express" and "american-express" (only spaces, "_" and "-" between letters)."""
+    return r"[\s_-]*".join(re.escape(c) for c in name)
 
 
 def narrowed(
