@@ -375,7 +375,5 @@ def states_figure(text: str) -> bool:
 
 
 _DATE = re.compile(
-    r"\b(?:19|20)\d\d\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-    r"\s+\d{1,2}\b|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b",
-    re.IGNORECASE,
+    rf"\b(?:19|20)\d\d\b|\b{_MONTH}\s+\d{{1,2}}\b|\b\d{{1,2}}\s+{_MONTH}(?![a-z])", re.IGNORECASE
 )
