@@ -49,7 +49,7 @@ from bot.conversation.intent import classify_intent
 from bot.conversation.pipeline import BUDGETS, DOCS
 from bot.conversation.replies import NOT_FOUND
 from bot.conversation.search_text import search_text
-from bot.conversation.types import ThreadRef, Turn
+from bot.conversation.types import Answer, ThreadRef, Turn
 from bot.feedback.qa import states
 from bot.settings import Settings
 from bot.wiring import Services, open_services
@@ -271,6 +271,17 @@ def cited(
 ) -> tuple[list[Retrieved], str]:
     """The chunks the pipeline's answer cites (quoted: no language model), none when it
     says it could not find the answer; and the answer's text."""
+    answer, chunks = answered(services, question, stages)
+    if answer is None or answer.bullets[0].text == NOT_FOUND:
+        return [], ""
+    return chunks, " ".join(b.text for b in answer.bullets)
+
+
+def answered(
+    services: Services, question: Question, stages: frozenset[Stage]
+) -> tuple[Answer | None, list[Retrieved]]:
+    """The pipeline's answer (quoted: no language model) and the retrieved chunks its
+    sources are."""
     knowledge = services.knowledge
     knowledge.retriever.stages = stages
     seen: dict[str, Retrieved] = {}
@@ -293,10 +304,9 @@ def cited(
         answer = services.pipeline.answer_now(turn)
     finally:
         del knowledge.retrieve
-    if answer is None or answer.bullets[0].text == NOT_FOUND:
-        return [], ""
-    said = " ".join(b.text for b in answer.bullets)
-    return [seen[s.chunk_id] for s in answer.sources if s.chunk_id in seen], said
+    if answer is None:
+        return None, []
+    return answer, [seen[s.chunk_id] for s in answer.sources if s.chunk_id in seen]
 
 
 def plain_dense(services: Services, question: Question) -> list[Retrieved]:

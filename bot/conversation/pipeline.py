@@ -14,12 +14,17 @@ from typing import Any
 
 import prompts
 from bot.conversation.acronyms import with_acronyms
-from bot.conversation.checks.meaning import Meaning, fitted, fitted_closeness
+from bot.conversation.checks.meaning import (
+    Meaning,
+    fitted,
+    fitted_closeness,
+    fitted_quoted_closeness,
+)
 from bot.conversation.context import fence, glossary_preamble, number_sources, relevant
 from bot.conversation.declining import Likeness, declined
 from bot.conversation.drafting import Drafter, DraftSink
 from bot.conversation.focus import Focus, focus_of
-from bot.conversation.generate import Generated, generate, prompt_name
+from bot.conversation.generate import EXTRACTIVE, Generated, generate, prompt_name
 from bot.conversation.input import clean_question
 from bot.conversation.links import with_links
 from bot.conversation.ports import AnswerSink, Claims, History, KnowledgePort, PromptChooser
@@ -82,6 +87,8 @@ class PipelineConfig:
     history_chars: int = 6000  # about 1,500 tokens of earlier conversation
     max_question_chars: int = 4000
     judge: bool = False
+    # a quoted answer needs one line close to the question by meaning to be High
+    quoted_closeness: bool = True
     facts_format: str = "triples"
     # From the message's arrival to the reply being ready; model calls share it, and a
     # reserve at its end is kept for scoring, storing and posting.
@@ -112,7 +119,7 @@ class Pipeline:
         self._knowledge = knowledge
         self._model = model
         self._chooser = chooser
-        self._config = config or PipelineConfig()
+        self.config = config or PipelineConfig()
         self._verified = verified
 
     async def answer(self, turn: Turn) -> Answer | None:
@@ -127,12 +134,12 @@ class Pipeline:
         with timer.step("claim"):
             if not self._claims.claim(turn.thread.platform, turn.event_id):
                 return None
-        question, notice = clean_question(turn.text, self._config.max_question_chars)
+        question, notice = clean_question(turn.text, self.config.max_question_chars)
         if not question:
             return self._store(turn, reply_answer(turn, question, EMPTY_QUESTION, timer), [])
         with timer.step("history"):
             history = self._bounded(
-                self._history.history(turn.thread, limit=self._config.history_turns)
+                self._history.history(turn.thread, limit=self.config.history_turns)
             )
         answer, retrieved = self._answer(
             turn, question, history, timer, self._model_for(turn), drafts
@@ -160,9 +167,9 @@ class Pipeline:
         if self._model is None:
             return None
         waited = (datetime.now(UTC) - turn.received_at).total_seconds()
-        left = self._config.answer_deadline_s - max(0.0, waited)
-        deadline = Deadline.after(left).earlier(self._config.reserve_s)
-        return BoundedChat(self._model, retries=self._config.model_retries, deadline=deadline)
+        left = self.config.answer_deadline_s - max(0.0, waited)
+        deadline = Deadline.after(left).earlier(self.config.reserve_s)
+        return BoundedChat(self._model, retries=self.config.model_retries, deadline=deadline)
 
     def _answer(
         self,
@@ -217,7 +224,7 @@ class Pipeline:
             facts = self._facts(standalone, scopes)
             facts_format = self._facts_format(intent) if facts else None
             sources = number_sources(
-                chunks, definitions, facts, facts_format=facts_format or self._config.facts_format
+                chunks, definitions, facts, facts_format=facts_format or self.config.facts_format
             )
             sources = with_links(sources, chunks)
         focus = with_acronyms(focus, (s.text for s in sources))
@@ -253,7 +260,7 @@ class Pipeline:
 
     def _facts_format(self, intent: Intent) -> str:
         chosen = self._chooser.choose(FACTS_CHOICE, intent.value) if self._chooser else None
-        return chosen or self._config.facts_format
+        return chosen or self.config.facts_format
 
     def _finish(
         self,
@@ -302,11 +309,12 @@ class Pipeline:
                 known_terms=[e.replacement for e in expansions],
                 focus=focus,
                 meaning=self._meaning(),
+                quoted=generated.model == EXTRACTIVE,
             )
             confidence = confidence_for(scores, has_context=bool(sources))
             if generated.failed:
                 confidence = Confidence.LOW
-            elif self._config.judge and model is not None:
+            elif self.config.judge and model is not None:
                 confidence = self._judged(model, standalone, generated.bullets, sources, confidence)
         if declined(generated.bullets, scores, likeness):  # nothing answers what was asked
             unanswered = replace(
@@ -336,8 +344,12 @@ class Pipeline:
         threshold = fitted(model)
         if threshold is None:
             return None
+        quoted = fitted_quoted_closeness(model) if self.config.quoted_closeness else None
         return Meaning(
-            self._knowledge.embeddings, threshold=threshold, closeness=fitted_closeness(model)
+            self._knowledge.embeddings,
+            threshold=threshold,
+            closeness=fitted_closeness(model),
+            quoted=quoted,
         )
 
     def _judged(
@@ -380,7 +392,7 @@ class Pipeline:
         used = 0
         for turn in reversed(history):
             used += len(turn.text)
-            if used > self._config.history_chars:
+            if used > self.config.history_chars:
                 break
             kept.append(turn)
         return list(reversed(kept))

@@ -21,7 +21,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from bot.conversation.checks.copying import not_copied
-from bot.conversation.checks.coverage import answerable, context_focused, speaks_to_question
+from bot.conversation.checks.coverage import (
+    answerable,
+    context_focused,
+    quoted_close,
+    speaks_to_question,
+)
 from bot.conversation.checks.meaning import Meaning
 from bot.conversation.checks.numbers import numbers_grounded
 from bot.conversation.checks.polarity import same_polarity
@@ -49,11 +54,13 @@ def score_answer(
     known_terms: Iterable[str] = (),
     focus: Focus | None = None,
     meaning: Meaning | None = None,
+    quoted: bool = False,
 ) -> CheckScores:
     """Run every check; an answer with no bullets fails them all. Without a `focus` the
     question is read here (no document names to ignore, no vocabulary). `meaning`: the
     embedding model's similarity, to judge a reworded claim's support (else shared words
-    judge it)."""
+    judge it). `quoted`: the bullets are passages quoted as they stand (no language
+    model), picked for the words they share with the question."""
     if not bullets:
         return CheckScores.none()
     focus = focus if focus is not None else focus_of(question)
@@ -70,6 +77,7 @@ def score_answer(
                 terms=terms,
                 meaning=meaning,
             )
+            and (not quoted or quoted_close(question, bullets, meaning))
         ),
         numbers=int(numbers_grounded(question, bullets, sources)),
         not_copied=int(not_copied(question, bullets, sources, instructions)),

@@ -9,6 +9,8 @@
   uses; the ids, periods, quantity and names asked for are still checked by their words.
   A statement line the measure asked about is computed from (a vocabulary pack's
   "Purchases of property, plant and equipment" for capital expenditure) speaks of it.
+  A quoted answer (lines picked by their words, no language model) also needs one line
+  close to the question by meaning (fitted on quoted answers, see quoted_close).
 - answerability: the knowledge holds what was asked at all. It fails when the thing asked
   about is a word the knowledge never uses ("claim settlement ratio") or when nothing the
   answer cites speaks of any part of the phrase asked for; the answer then becomes "I
@@ -133,8 +135,24 @@ def _rescued(
     elsewhere = set().union(*(content_words(_source_text(s)) for s in others))
     if any(_said(w, elsewhere) for w in missing):
         return False
+    return _closest(question, bullets, meaning) >= meaning.closeness
+
+
+def quoted_close(question: str, bullets: Sequence[Bullet], meaning: Meaning | None) -> bool:
+    """A quoted answer's lines were picked for the words they share with the question;
+    one of them must also be close to it by meaning (`meaning.quoted`), or the shared
+    words may be a coincidence: "For contracts that exceed one year, deferred income ..."
+    shares "exceed" and "year" with "how many years did net income exceed $1,000
+    million?" and says nothing of it."""
+    if meaning is None or meaning.quoted is None:
+        return True
+    return _closest(question, bullets, meaning) >= meaning.quoted
+
+
+def _closest(question: str, bullets: Sequence[Bullet], meaning: Meaning) -> float:
+    """The question's similarity to the bullet closest to it."""
     meaning.learn([question, *(b.text for b in bullets)])  # one batch
-    return any(meaning.similarity(question, b.text) >= meaning.closeness for b in bullets)
+    return max((meaning.similarity(question, b.text) for b in bullets), default=0.0)
 
 
 def _inputs_quoted(matches: Sequence[Match], focus: Focus | None) -> bool:

@@ -28,12 +28,22 @@ class Meaning:
     """Similarity of texts under one embedding model, each text embedded once;
     `threshold`: the similarity at which a claim says what its passage says (fitted per
     model, see `fitted`); `closeness`: the similarity to its question at which an answer
-    speaks to it (see `fitted_closeness`; None: words alone decide)."""
+    speaks to it (see `fitted_closeness`; None: words alone decide); `quoted`: the
+    similarity to its question one line of a quoted answer needs (see
+    `fitted_quoted_closeness`; None: none is needed)."""
 
-    def __init__(self, embed: Embed, *, threshold: float, closeness: float | None = None) -> None:
+    def __init__(
+        self,
+        embed: Embed,
+        *,
+        threshold: float,
+        closeness: float | None = None,
+        quoted: float | None = None,
+    ) -> None:
         self._embed = embed
         self.threshold = threshold
         self.closeness = closeness
+        self.quoted = quoted
         self._vectors: dict[str, tuple[float, ...]] = {}
 
     def learn(self, texts: Iterable[str]) -> None:
@@ -75,6 +85,15 @@ def fitted_closeness(model_name: str) -> float | None:
     words alone decide."""
     entry = _fitted().get(model_name) or {}
     value = (entry.get("closeness") or {}).get("min_closeness")
+    return float(value) if value is not None else None
+
+
+def fitted_quoted_closeness(model_name: str) -> float | None:
+    """The similarity to its question that one line of a quoted answer (lines picked by
+    the words they share with it, no language model) needs for the answer to be High,
+    under `model_name`, as fitted by benchmarks/fit_quoted.py; None: none is needed."""
+    entry = _fitted().get(model_name) or {}
+    value = (entry.get("quoted") or {}).get("min_closeness")
     return float(value) if value is not None else None
 
 

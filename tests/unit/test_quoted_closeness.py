@@ -1,0 +1,87 @@
+"""A quoted answer (passages picked by the words they share with the question, no language
+model) is High only when one of its lines is also close to the question by meaning
+(issue 19): shared words can be a coincidence. A model's answer is not held to it."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import pytest
+
+from bot.conversation.checks.meaning import Meaning, fitted, fitted_quoted_closeness
+from bot.conversation.scoring import confidence_for, score_answer
+from bot.conversation.types import Bullet, CheckScores, Confidence, Source
+
+INSTRUCTIONS = "Answer only from the numbered context and cite every source you use."
+QUESTION = "How many years did net income exceed $1,000 million?"
+COINCIDENCE = (
+    "For contracts that exceed one year, deferred income that relates to unsatisfied "
+    "performance obligations at year end is shown as a liability."
+)
+ANSWER = "Net income exceeded $1,000 million in two of the three years, 2019 and 2017."
+SOURCES = [
+    Source(1, "chunk-1", "rulebook", "annual_report.pdf", "p. 40", f"Revenue\n{COINCIDENCE}"),
+    Source(2, "chunk-2", "rulebook", "annual_report.pdf", "p. 12", f"Results\n{ANSWER}"),
+]
+# Where each text lies, as an embedding model would place it: the answer near the
+# question, the sentence that only shares its words far from it.
+_PLACES = {QUESTION: (1.0, 0.0), ANSWER: (0.8, 0.6), COINCIDENCE: (0.2, 0.98)}
+
+
+def _embed(texts: Sequence[str]) -> list[list[float]]:
+    out = []
+    for text in texts:
+        x, y = _PLACES.get(text, (0.0, 1.0))
+        norm = math.hypot(x, y)
+        out.append([x / norm, y / norm])
+    return out
+
+
+def _scores(line: str, number: int, *, quoted: bool, floor: float | None = 0.5) -> CheckScores:
+    return score_answer(
+        question=QUESTION,
+        bullets=[Bullet(line, (number,))],
+        sources=SOURCES,
+        instructions=INSTRUCTIONS,
+        meaning=Meaning(_embed, threshold=0.5, closeness=None, quoted=floor),
+        quoted=quoted,
+    )
+
+
+def _level(scores: CheckScores) -> Confidence:
+    return confidence_for(scores, has_context=True)
+
+
+def test_a_quoted_line_that_only_shares_the_questions_words_is_not_high() -> None:
+    scores = _scores(COINCIDENCE, 1, quoted=True)
+    assert scores.qa_continuity == 0
+    assert _level(scores) == Confidence.MEDIUM
+    assert scores.contextual_continuity == 1  # true to its source, just not about this
+
+
+def test_a_quoted_line_close_to_the_question_stays_high() -> None:
+    assert _level(_scores(ANSWER, 2, quoted=True)) == Confidence.HIGH
+
+
+def test_without_a_fitted_closeness_words_alone_judge_a_quoted_answer() -> None:
+    assert _level(_scores(COINCIDENCE, 1, quoted=True, floor=None)) == Confidence.HIGH
+
+
+def test_a_models_answer_is_not_held_to_the_quoted_closeness() -> None:
+    """The same line written by a model: the model chose it for what it says, and on the
+    confidence benchmark closeness told faithful model answers from wrong ones no
+    better than chance, so it is not asked of them."""
+    assert _level(_scores(COINCIDENCE, 1, quoted=False)) == Confidence.HIGH
+
+
+@pytest.mark.slow
+def test_the_bundled_model_places_the_coincidence_below_the_fitted_closeness() -> None:
+    from knowledge.models.embeddings import LOCAL_DEFAULT, LocalEmbedder
+
+    floor = fitted_quoted_closeness(LOCAL_DEFAULT)
+    threshold = fitted(LOCAL_DEFAULT)
+    assert floor is not None and threshold is not None, "support_fitted.json lacks the model"
+    embedder = LocalEmbedder(LOCAL_DEFAULT, runtime="torch")
+    meaning = Meaning(embedder.embed_documents, threshold=threshold, quoted=floor)
+    assert meaning.similarity(QUESTION, COINCIDENCE) < floor <= meaning.similarity(QUESTION, ANSWER)
