@@ -11,7 +11,8 @@ A quoted answer (no language model) is made of passages picked for the words the
 with the question. Each dev question is answered that way with the closeness rule off;
 for every answer rated High, the script notes whether a source it cites holds the
 evidence (as `benchmarks.ablation --answers` counts it) and the embedding model's highest
-similarity between the question and one of its lines. A threshold demotes to Medium the
+similarity between the question (as searched) and one of its lines, measured as the
+pipeline measures it. A threshold demotes to Medium the
 High answers below it. For each threshold of the grid, each set's share of right
 decisions among its High answers (right answers kept High, wrong ones demoted) is
 measured on the `fit` half (questions split by a hash of their text); the threshold with
@@ -24,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -33,6 +33,7 @@ from typing import Any
 
 from benchmarks.ablation import DEFAULT_EVAL, DOC_SETS, _kept, _load, answered
 from bot.conversation.checks.meaning import FITTED
+from bot.conversation.search_text import search_text
 from bot.settings import Settings
 from bot.wiring import Services, open_services
 from knowledge.search.stages import ALL_STAGES
@@ -52,7 +53,6 @@ class High:
 
 def collect(services: Services, folder: Path, sets: Sequence[str]) -> list[High]:
     services.pipeline.config = replace(services.pipeline.config, quoted_closeness=False)
-    embed = services.knowledge.embeddings
     out = []
     for name in sets:
         dev = _load(services, folder, name, ingest=False)
@@ -60,16 +60,13 @@ def collect(services: Services, folder: Path, sets: Sequence[str]) -> list[High]
             answer, chunks = answered(services, question, ALL_STAGES)
             if answer is None or answer.confidence.value != "High":
                 continue
-            vectors = embed([question.text, *(b.text for b in answer.bullets)])
-            closeness = max(_cosine(vectors[0], v) for v in vectors[1:])
+            searched = search_text(answer.rewritten_question)  # as the pipeline measures it
+            closeness = max(
+                services.knowledge.similarity(searched, [b.text for b in answer.bullets])
+            )
             out.append(High(name, _kept(question.text, "fit"), question.found(chunks), closeness))
         print(f"# {name}: {len(dev.questions)} questions answered", file=sys.stderr, flush=True)
     return out
-
-
-def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(x * x for x in b))
-    return sum(x * y for x, y in zip(a, b, strict=True)) / norm if norm else 0.0
 
 
 def per_set(answers: Sequence[High], threshold: float | None) -> dict[str, dict[str, Any]]:

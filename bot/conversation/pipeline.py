@@ -21,7 +21,7 @@ from bot.conversation.checks.meaning import (
     fitted_quoted_closeness,
 )
 from bot.conversation.context import fence, glossary_preamble, number_sources, relevant
-from bot.conversation.declining import Likeness, declined
+from bot.conversation.declining import Likeness, closeness, declined, remembered
 from bot.conversation.drafting import Drafter, DraftSink
 from bot.conversation.focus import Focus, focus_of
 from bot.conversation.generate import EXTRACTIVE, Generated, generate, prompt_name
@@ -230,8 +230,12 @@ class Pipeline:
         focus = with_acronyms(focus, (s.text for s in sources))
         retrieved = retrieval_record(result.chunks, sources)
         version = self._chooser.choose(prompt_name(intent), intent.value) if self._chooser else None
-        likeness = partial(
-            self._knowledge.similarity, searched, vector=None if result.searched else result.vector
+        likeness = remembered(
+            partial(
+                self._knowledge.similarity,
+                searched,
+                vector=None if result.searched else result.vector,
+            )
         )
         with timer.step("generate"):
             generated = (
@@ -309,7 +313,7 @@ class Pipeline:
                 known_terms=[e.replacement for e in expansions],
                 focus=focus,
                 meaning=self._meaning(),
-                quoted=generated.model == EXTRACTIVE,
+                quoted=self._quoted_closeness(generated, likeness),
             )
             confidence = confidence_for(scores, has_context=bool(sources))
             if generated.failed:
@@ -337,6 +341,13 @@ class Pipeline:
             notice=with_doubt(generated.notice, confidence, scores, cited),
         )
 
+    def _quoted_closeness(self, generated: Generated, likeness: Likeness | None) -> float | None:
+        """How close a quoted answer's closest line is to the question (None for a model's
+        answer, or when the rule is off)."""
+        if generated.model != EXTRACTIVE or likeness is None or not self.config.quoted_closeness:
+            return None
+        return closeness(generated.bullets, likeness)
+
     def _meaning(self) -> Meaning | None:
         """Similarity under the index's model, for judging support by meaning; None when no
         threshold was fitted for that model (support is then judged by shared words)."""
@@ -344,12 +355,11 @@ class Pipeline:
         threshold = fitted(model)
         if threshold is None:
             return None
-        quoted = fitted_quoted_closeness(model) if self.config.quoted_closeness else None
         return Meaning(
             self._knowledge.embeddings,
             threshold=threshold,
             closeness=fitted_closeness(model),
-            quoted=quoted,
+            quoted=fitted_quoted_closeness(model),
         )
 
     def _judged(

@@ -54,13 +54,13 @@ def score_answer(
     known_terms: Iterable[str] = (),
     focus: Focus | None = None,
     meaning: Meaning | None = None,
-    quoted: bool = False,
+    quoted: float | None = None,
 ) -> CheckScores:
     """Run every check; an answer with no bullets fails them all. Without a `focus` the
     question is read here (no document names to ignore, no vocabulary). `meaning`: the
     embedding model's similarity, to judge a reworded claim's support (else shared words
-    judge it). `quoted`: the bullets are passages quoted as they stand (no language
-    model), picked for the words they share with the question."""
+    judge it). `quoted`: for passages quoted as they stand (no language model), picked
+    for the words they share with the question, the closest one's similarity to it."""
     if not bullets:
         return CheckScores.none()
     focus = focus if focus is not None else focus_of(question)
@@ -77,7 +77,7 @@ def score_answer(
                 terms=terms,
                 meaning=meaning,
             )
-            and (not quoted or quoted_close(question, bullets, meaning))
+            and quoted_close(quoted, meaning)
         ),
         numbers=int(numbers_grounded(question, bullets, sources)),
         not_copied=int(not_copied(question, bullets, sources, instructions)),

@@ -4,12 +4,12 @@ model) is High only when one of its lines is also close to the question by meani
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import pytest
 
 from bot.conversation.checks.meaning import Meaning, fitted, fitted_quoted_closeness
+from bot.conversation.declining import closeness, remembered
 from bot.conversation.scoring import confidence_for, score_answer
 from bot.conversation.types import Bullet, CheckScores, Confidence, Source
 
@@ -24,27 +24,21 @@ SOURCES = [
     Source(1, "chunk-1", "rulebook", "annual_report.pdf", "p. 40", f"Revenue\n{COINCIDENCE}"),
     Source(2, "chunk-2", "rulebook", "annual_report.pdf", "p. 12", f"Results\n{ANSWER}"),
 ]
-# Where each text lies, as an embedding model would place it: the answer near the
-# question, the sentence that only shares its words far from it.
-_PLACES = {QUESTION: (1.0, 0.0), ANSWER: (0.8, 0.6), COINCIDENCE: (0.2, 0.98)}
 
 
-def _embed(texts: Sequence[str]) -> list[list[float]]:
-    out = []
-    for text in texts:
-        x, y = _PLACES.get(text, (0.0, 1.0))
-        norm = math.hypot(x, y)
-        out.append([x / norm, y / norm])
-    return out
+def _never_embed(texts: Sequence[str]) -> list[list[float]]:
+    raise AssertionError("quoted lines are judged by their words and the measured closeness")
 
 
-def _scores(line: str, number: int, *, quoted: bool, floor: float | None = 0.5) -> CheckScores:
+def _scores(
+    line: str, number: int, *, quoted: float | None, floor: float | None = 0.5
+) -> CheckScores:
     return score_answer(
         question=QUESTION,
         bullets=[Bullet(line, (number,))],
         sources=SOURCES,
         instructions=INSTRUCTIONS,
-        meaning=Meaning(_embed, threshold=0.5, closeness=None, quoted=floor),
+        meaning=Meaning(_never_embed, threshold=0.5, quoted=floor),
         quoted=quoted,
     )
 
@@ -54,25 +48,39 @@ def _level(scores: CheckScores) -> Confidence:
 
 
 def test_a_quoted_line_that_only_shares_the_questions_words_is_not_high() -> None:
-    scores = _scores(COINCIDENCE, 1, quoted=True)
+    scores = _scores(COINCIDENCE, 1, quoted=0.2)
     assert scores.qa_continuity == 0
     assert _level(scores) == Confidence.MEDIUM
     assert scores.contextual_continuity == 1  # true to its source, just not about this
 
 
 def test_a_quoted_line_close_to_the_question_stays_high() -> None:
-    assert _level(_scores(ANSWER, 2, quoted=True)) == Confidence.HIGH
+    assert _level(_scores(ANSWER, 2, quoted=0.8)) == Confidence.HIGH
 
 
 def test_without_a_fitted_closeness_words_alone_judge_a_quoted_answer() -> None:
-    assert _level(_scores(COINCIDENCE, 1, quoted=True, floor=None)) == Confidence.HIGH
+    assert _level(_scores(COINCIDENCE, 1, quoted=0.2, floor=None)) == Confidence.HIGH
 
 
 def test_a_models_answer_is_not_held_to_the_quoted_closeness() -> None:
-    """The same line written by a model: the model chose it for what it says, and on the
-    confidence benchmark closeness told faithful model answers from wrong ones no
-    better than chance, so it is not asked of them."""
-    assert _level(_scores(COINCIDENCE, 1, quoted=False)) == Confidence.HIGH
+    """The same line written by a model (no closeness measured): the model chose it for
+    what it says, and on the confidence benchmark closeness told faithful model answers
+    from wrong ones no better than chance, so it is not asked of them."""
+    assert _level(_scores(COINCIDENCE, 1, quoted=None)) == Confidence.HIGH
+
+
+def test_each_passage_is_measured_against_the_question_once() -> None:
+    asked: list[list[str]] = []
+
+    def likeness(texts: Sequence[str]) -> list[float]:
+        asked.append(list(texts))
+        return [0.1 * len(t.split()) for t in texts]
+
+    similar = remembered(likeness)
+    first = similar([COINCIDENCE, ANSWER])
+    bullets = [Bullet(ANSWER, (2,)), Bullet(COINCIDENCE, (1,))]
+    assert closeness(bullets, similar) == max(first)
+    assert asked == [[COINCIDENCE, ANSWER]]  # quoting measured them; the check reuses it
 
 
 @pytest.mark.slow
@@ -80,8 +88,9 @@ def test_the_bundled_model_places_the_coincidence_below_the_fitted_closeness() -
     from knowledge.models.embeddings import LOCAL_DEFAULT, LocalEmbedder
 
     floor = fitted_quoted_closeness(LOCAL_DEFAULT)
-    threshold = fitted(LOCAL_DEFAULT)
-    assert floor is not None and threshold is not None, "support_fitted.json lacks the model"
+    assert floor is not None and fitted(LOCAL_DEFAULT) is not None, "no fit for the model"
     embedder = LocalEmbedder(LOCAL_DEFAULT, runtime="torch")
-    meaning = Meaning(embedder.embed_documents, threshold=threshold, quoted=floor)
-    assert meaning.similarity(QUESTION, COINCIDENCE) < floor <= meaning.similarity(QUESTION, ANSWER)
+    question = embedder.embed_query(QUESTION)
+    lines = embedder.embed_documents([COINCIDENCE, ANSWER])
+    coincidence, answer = (sum(a * b for a, b in zip(question, v, strict=True)) for v in lines)
+    assert coincidence < floor <= answer

@@ -135,24 +135,20 @@ def _rescued(
     elsewhere = set().union(*(content_words(_source_text(s)) for s in others))
     if any(_said(w, elsewhere) for w in missing):
         return False
-    return _closest(question, bullets, meaning) >= meaning.closeness
-
-
-def quoted_close(question: str, bullets: Sequence[Bullet], meaning: Meaning | None) -> bool:
-    """A quoted answer's lines were picked for the words they share with the question;
-    one of them must also be close to it by meaning (`meaning.quoted`), or the shared
-    words may be a coincidence: "For contracts that exceed one year, deferred income ..."
-    shares "exceed" and "year" with "how many years did net income exceed $1,000
-    million?" and says nothing of it."""
-    if meaning is None or meaning.quoted is None:
-        return True
-    return _closest(question, bullets, meaning) >= meaning.quoted
-
-
-def _closest(question: str, bullets: Sequence[Bullet], meaning: Meaning) -> float:
-    """The question's similarity to the bullet closest to it."""
     meaning.learn([question, *(b.text for b in bullets)])  # one batch
-    return max((meaning.similarity(question, b.text) for b in bullets), default=0.0)
+    return any(meaning.similarity(question, b.text) >= meaning.closeness for b in bullets)
+
+
+def quoted_close(closeness: float | None, meaning: Meaning | None) -> bool:
+    """A quoted answer's lines were picked for the words they share with the question;
+    one of them must also be close to it by meaning (`closeness`, the closest line's
+    similarity, at least `meaning.quoted`), or the shared words may be a coincidence:
+    "For contracts that exceed one year, deferred income ..." shares "exceed" and "year"
+    with "how many years did net income exceed $1,000 million?" and says nothing of it.
+    None: not a quoted answer, or nothing to measure with."""
+    if closeness is None or meaning is None or meaning.quoted is None:
+        return True
+    return closeness >= meaning.quoted
 
 
 def _inputs_quoted(matches: Sequence[Match], focus: Focus | None) -> bool:
