@@ -28,11 +28,13 @@ import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from benchmarks.ablation import DEFAULT_EVAL, DOC_SETS, _kept, _load, answered
 from bot.conversation.checks.meaning import FITTED
+from bot.conversation.declining import closeness
 from bot.conversation.search_text import search_text
 from bot.settings import Settings
 from bot.wiring import Services, open_services
@@ -61,10 +63,8 @@ def collect(services: Services, folder: Path, sets: Sequence[str]) -> list[High]
             if answer is None or answer.confidence.value != "High":
                 continue
             searched = search_text(answer.rewritten_question)  # as the pipeline measures it
-            closeness = max(
-                services.knowledge.similarity(searched, [b.text for b in answer.bullets])
-            )
-            out.append(High(name, _kept(question.text, "fit"), question.found(chunks), closeness))
+            near = closeness(answer.bullets, partial(services.knowledge.similarity, searched))
+            out.append(High(name, _kept(question.text, "fit"), question.found(chunks), near))
         print(f"# {name}: {len(dev.questions)} questions answered", file=sys.stderr, flush=True)
     return out
 
