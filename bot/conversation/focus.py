@@ -237,7 +237,7 @@ class Focus:
     head_word: str  # ... as the question wrote it
     defined: str  # the term a definition question asks about ("hospital"), else ""
     wants: str  # "duration" | "money" | "percent" | "number" | ""
-    stated: tuple[Quantity, ...]  # quantities the question gives ("Rs 5 lakh", "age 62")
+    stated: tuple[Quantity, ...]  # quantities it gives ("Rs 5 lakh", "age 62"), not years asked
     ids: tuple[IdName, ...]  # "Plan B"
     listing: bool  # asks for a list
     unknown: frozenset[str] = frozenset()  # asked words the knowledge never uses
@@ -291,7 +291,7 @@ def focus_of(
         head_word=heads[-1][1] if heads else "",
         defined=defined.lower(),
         wants=_wants(text),
-        stated=tuple(merged(quantities(text))),
+        stated=_stated(text, period),
         ids=tuple(_ids(text)),
         listing=bool(_LISTING.search(text)),
         unknown=unknown,
@@ -404,6 +404,14 @@ def _wants(text: str) -> str:
         if pattern.search(text):
             return kind
     return ""
+
+
+def _stated(text: str, period: Period) -> tuple[Quantity, ...]:
+    """The quantities the question gives, except the years of the period it asks about:
+    "Q2'2023" names when, not an amount a table row's range should hold."""
+    return tuple(
+        q for q in merged(quantities(text)) if not (q.kind == "number" and q.value in period.years)
+    )
 
 
 def _describes(text: str) -> bool:

@@ -348,3 +348,16 @@ def test_a_verb_formed_from_an_amount_word_says_what_is_asked() -> None:
     bullets = extractive_answer("How were the company's inventories valued?", sources)
     assert bullets[0].text.startswith("Inventories are valued at the lower of cost"), bullets
     assert "valu" in focus_of("How were the company's inventories valued?").terms
+
+
+def test_the_year_asked_about_is_not_an_amount_a_band_must_hold() -> None:
+    deductibles = Source(
+        1, "c1", "table", "claims_policy.pdf", "p. 7",
+        "Deductible per claim — table 2\ncolumns: Claim amount | Deductible\n"
+        "Claims up to Rs. 5,000 | Deductible | Rs. 500\n"
+        "Claims above Rs. 5,000 | Deductible | Rs. 1,000",
+    )  # fmt: skip
+    bullets = extractive_answer("What deductible applied to claims in 2023?", [deductibles])
+    assert {b.text.rsplit("| ", 1)[-1] for b in bullets} == {"Rs. 500", "Rs. 1,000"}
+    stated = extractive_answer("What is the deductible on a claim of Rs. 8,000?", [deductibles])
+    assert [b.text.rsplit("| ", 1)[-1] for b in stated] == ["Rs. 1,000"]
