@@ -332,6 +332,10 @@ def _joins(between: str) -> bool:
 
 
 def _compatible(a: Quantity, b: Quantity) -> bool:
+    """Bounds of one range: the same kind, or a bare number beside a unit ("3 to 6 months");
+    a year pairs only with a year ("July 2, 2023 and $94 million" is no range)."""
+    if a.is_year != b.is_year:
+        return False
     return a.same_kind(b) or "number" in (a.kind, b.kind)
 
 

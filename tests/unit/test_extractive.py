@@ -361,3 +361,14 @@ def test_the_year_asked_about_is_not_an_amount_a_band_must_hold() -> None:
     assert {b.text.rsplit("| ", 1)[-1] for b in bullets} == {"Rs. 500", "Rs. 1,000"}
     stated = extractive_answer("What is the deductible on a claim of Rs. 8,000?", [deductibles])
     assert [b.text.rsplit("| ", 1)[-1] for b in stated] == ["Rs. 1,000"]
+
+
+def test_a_date_beside_an_amount_is_not_a_range_holding_the_amount_asked() -> None:
+    approvals = _rulebook(
+        1,
+        "5 Approvals\nThe claims committee approves every claim before payment is made. "
+        "Claims outstanding were $25 million as of July 2, 2023 and $94 million as of "
+        "December 31, 2022.",
+    )
+    bullets = extractive_answer("Who approves a claim of $50,000?", [approvals])
+    assert bullets[0].text.startswith("The claims committee approves")
