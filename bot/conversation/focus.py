@@ -409,9 +409,7 @@ def _wants(text: str) -> str:
 def _stated(text: str, period: Period) -> tuple[Quantity, ...]:
     """The quantities the question gives, except the years of the period it asks about:
     "Q2'2023" names when, not an amount a table row's range should hold."""
-    return tuple(
-        q for q in merged(quantities(text)) if not (q.kind == "number" and q.value in period.years)
-    )
+    return tuple(q for q in merged(quantities(text)) if not (q.is_year and q.value in period.years))
 
 
 def _describes(text: str) -> bool:
