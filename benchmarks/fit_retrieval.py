@@ -1,15 +1,19 @@
-"""Fit the retrieval core's fusion weight on one half of the dev questions and report it on
-the other half (issue 19: learned, not hand-set).
+"""Fit a number of the retrieval on one half of the dev questions and report it on the other
+half (issue 19: learned, not hand-set): the fusion weight, or the dense floor's size.
 
 Run by hand, from the project folder, on a data folder the ablation has filled:
 
     KNOWBOT_DATA_DIR=<folder> python -m benchmarks.fit_retrieval [--eval ../shared/eval]
-        [--sets ...] [--weights 0,0.1,0.2,0.3,0.45,0.6] [--write]
+        [--number weight|floor] [--sets ...] [--grid 0,0.1,0.2,0.3,0.45,0.6]
+        [--json] [--write]
+    python -m benchmarks.fit_retrieval --number floor --merge RUN.json ... [--write]
 
-For each weight of the full-text score next to cosine similarity, every set's headline
-(evidence in the listed sources, or MRR@10) is measured on the `fit` half (questions split
-by a hash of their text) and the weight with the best mean is chosen; both halves are
-printed. `--write` stores the choice and the numbers behind it in `knowledge/search/fitted.json`,
+For each value on the grid, every set's headline (evidence in the listed sources, or MRR@10)
+is measured on the `fit` half (questions split by a hash of their text) and on the `check`
+half. The value with the best mean on the fit half is chosen (on a tie, the first on the
+grid); both halves are printed. The dev sets may sit in different data folders: `--json`
+prints one run's measurements, and `--merge` chooses from several such runs together.
+`--write` stores the choice and the numbers behind it in `knowledge/search/fitted.json`,
 which the retriever reads.
 """
 
@@ -19,6 +23,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from benchmarks.ablation import (
     BEIR_SETS,
@@ -35,25 +40,44 @@ from bot.wiring import open_services
 from knowledge.search.fitted import FITTED_FILE, store_fitted
 from knowledge.search.fusion import FusionWeights
 from knowledge.search.retrieved import Retrieved
+from knowledge.search.retriever import Retriever
 
-GRID = "0,0.1,0.2,0.3,0.45,0.6"
+GRIDS = {"weight": "0,0.1,0.2,0.3,0.45,0.6", "floor": "0,1,2,3,4"}
+Results = dict[str, dict[str, dict[str, float]]]  # split -> value -> set -> headline
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--eval", type=Path, default=DEFAULT_EVAL)
+    parser.add_argument("--number", choices=sorted(GRIDS), default="weight")
     parser.add_argument("--sets", default=",".join(DOC_SETS + BEIR_SETS))
-    parser.add_argument("--weights", default=GRID)
+    parser.add_argument("--grid", "--weights", help="the values to try (comma-separated)")
+    parser.add_argument("--json", action="store_true", help="print this run's measurements")
+    parser.add_argument("--merge", nargs="+", type=Path, help="choose from saved --json runs")
     parser.add_argument("--write", action="store_true", help=f"store the choice in {FITTED_FILE}")
     args = parser.parse_args()
-    weights = [float(w) for w in args.weights.split(",")]
-    results: dict[str, dict[str, dict[str, float]]] = {"fit": {}, "check": {}}
+    if args.merge:
+        results = _merged(args.merge)
+    else:
+        grid = [float(v) for v in (args.grid or GRIDS[args.number]).split(",")]
+        results = measure(args.eval, args.sets.split(","), args.number, grid)
+        if args.json:
+            print(json.dumps(results))
+            return
+    report = choose(args.number, results)
+    print(json.dumps(report, indent=2))
+    if args.write:
+        store_fitted(report)
+
+
+def measure(folder: Path, names: list[str], number: str, grid: list[float]) -> Results:
+    results: Results = {"fit": {}, "check": {}}
     with open_services(Settings()) as services:
         retriever = services.knowledge.retriever
         stages = retriever.stages
-        sets = [_load(services, args.eval, n.strip(), ingest=False) for n in args.sets.split(",")]
-        for weight in weights:
-            retriever.weights = FusionWeights(sparse=weight)
+        sets = [_load(services, folder, n.strip(), ingest=False) for n in names]
+        for value in grid:
+            _set(retriever, number, value)
             for dev in sets:
                 for split, half in halves(dev).items():
 
@@ -61,20 +85,41 @@ def main() -> None:
                         return listed(services, question, stages, beir)
 
                     got, _ = score(half, run)
-                    results[split].setdefault(str(weight), {})[dev.name] = got.headline()
-            print(f"# weight {weight}: {results['fit'][str(weight)]}", file=sys.stderr)
-    means = {split: {w: _mean(v) for w, v in rows.items()} for split, rows in results.items()}
-    best = max(means["fit"], key=lambda w: means["fit"][w])
+                    results[split].setdefault(str(value), {})[dev.name] = got.headline()
+            print(f"# {number} {value}: {results['fit'][str(value)]}", file=sys.stderr)
+    return results
+
+
+def _set(retriever: Retriever, number: str, value: float) -> None:
+    if number == "weight":
+        retriever.weights = FusionWeights(sparse=value)
+    else:
+        retriever.floor = int(value)
+
+
+def choose(number: str, results: Results) -> dict[str, Any]:
+    """The value with the best mean on the fit half, with the numbers behind the choice."""
+    means = {split: {v: _mean(rows) for v, rows in by.items()} for split, by in results.items()}
+    best = max(means["fit"], key=lambda v: means["fit"][v])  # the first on a tie
+    sets = sorted({name for rows in results["fit"].values() for name in rows})
     report = {
-        "fusion_sparse_weight": float(best),
-        "fitted_on": "fit half (questions by text hash) of " + args.sets,
+        "fitted_on": "fit half (questions by text hash) of " + ",".join(sets),
         "fit_mean": means["fit"],
         "check_mean": means["check"],
         "per_set": results,
     }
-    print(json.dumps(report, indent=2))
-    if args.write:
-        store_fitted(report)
+    if number == "weight":
+        return {"fusion_sparse_weight": float(best), **report}
+    return {"dense_floor": int(float(best)), "dense_floor_fit": report}
+
+
+def _merged(files: list[Path]) -> Results:
+    results: Results = {"fit": {}, "check": {}}
+    for path in files:
+        for split, by_value in json.loads(path.read_text(encoding="utf-8")).items():
+            for value, rows in by_value.items():
+                results[split].setdefault(value, {}).update(rows)
+    return results
 
 
 def _mean(values: dict[str, float]) -> float:

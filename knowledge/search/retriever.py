@@ -12,6 +12,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 from knowledge.models.embeddings import Embedder
 from knowledge.search.budget import DEFAULT_BUDGET, Budget, apply_budget, dedupe, one_per_clause
+from knowledge.search.floor import floor_size, keep_densest
 from knowledge.search.fusion import FusionWeights, fuse
 from knowledge.search.ranking import rerank
 from knowledge.search.retrieved import Hints, RetrievalResult, Retrieved
@@ -40,6 +41,7 @@ class Retriever:
         # a question's full-text query runs beside its dense query
         self._side = ThreadPoolExecutor(max_workers=8, thread_name_prefix="kb-fulltext")
         self.weights = weights or FusionWeights()
+        self.floor = floor_size()  # how many of the densest chunks are never cut
 
     def retrieve(
         self,
@@ -102,9 +104,11 @@ class Retriever:
         ranked = rerank(fused, hints, on)
         if Stage.WIDEN in on:  # one hit per stretch of a clause, widened to its neighbours
             kept = apply_budget(dedupe(one_per_clause(ranked)), budget)
-            chosen = widen(kept, self._chunks, readers=readers)
         else:
-            chosen = apply_budget(dedupe(ranked), budget)
+            kept = apply_budget(dedupe(ranked), budget)
+        if Stage.DENSE_FLOOR in on:
+            kept = keep_densest(kept, ranked, self.floor)
+        chosen = widen(kept, self._chunks, readers=readers) if Stage.WIDEN in on else kept
         timings["rank"] = _ms(started)
         return RetrievalResult(chosen, timings, vector=vector, stages=on)
 

@@ -20,6 +20,7 @@ class Stage(StrEnum):
     TEXT_RANKS = "text_ranks"  # dense hits past the full-text cut keep their words' rank
     TITLE_BOOST = "title_boost"  # a clause whose own title holds the question's words
     WIDEN = "widen"  # one hit per stretch of a clause, with its neighbouring parts
+    DENSE_FLOOR = "dense_floor"  # the core's densest chunks are never cut (see floor.py)
     RELEVANT = "relevant"  # chunks matching neither by meaning nor by words reach no answer
     # choosing what a quoted answer (no language model) quotes
     QUOTE_MEANING = "quote_meaning"  # the passages closest in meaning to the question first

@@ -194,3 +194,73 @@ def test_where_the_asker_read_it_does_not_find_the_auditors_report(
     found = knowledge.retrieve(search_text(asked), scopes=["northwind"], budget=DOCS).chunks
     first = [" ".join(c.text.split()) for c in found[:2]]
     assert any("we bought Contoso Foods" in t for t in first), [t[-80:] for t in first]
+
+
+LINE_ITEMS = [
+    "Cash and cash equivalents",
+    "Short-term investments",
+    "Accounts receivable, net",
+    "Inventories",
+    "Prepaid expenses",
+    "Other current assets",
+    "Total current assets",
+    "Property, plant and equipment",
+    "Accumulated depreciation",
+    "Operating lease assets",
+    "Goodwill",
+    "Intangible assets, net",
+    "Deferred tax assets",
+    "Equity investments",
+    "Other non-current assets",
+    "Total assets",
+    "Accounts payable",
+    "Accrued wages",
+    "Accrued taxes",
+    "Dividends payable",
+    "Deferred revenue",
+    "Customer deposits",
+    "Operating lease liabilities",
+    "Other current liabilities",
+    "Total current liabilities",
+    "Long-term debt",
+    "Deferred tax liabilities",
+    "Pension obligations",
+    "Non-current lease liabilities",
+    "Other non-current liabilities",
+    "Total liabilities",
+    "Common stock",
+    "Additional paid-in capital",
+    "Retained earnings",
+    "Treasury stock",
+    "Accumulated other comprehensive loss",
+    "Non-controlling interests",
+    "Total equity",
+    "Total liabilities and equity",
+]
+STEPS = (37, 29, 23, 19, 17)  # one made-up figure a year for each line, five years
+STATEMENTS = (
+    "# Northwind Traders annual report 2024\n\n## Consolidated Balance Sheets\n\n"
+    "| (in millions) | 2024 | 2023 | 2022 | 2021 | 2020 |\n| --- | --- | --- | --- | --- | --- |\n"
+    + "".join(
+        f"| {item} | " + " | ".join(f"{1000 + step * n:,}" for step in STEPS) + " |\n"
+        for n, item in enumerate(LINE_ITEMS)
+    )
+    + "\n## Note 7 Borrowings\n\nOur debt grew during the year: borrowings stood at"
+    " $12,400 million at year end, against $10,100 million a year before, after it issued"
+    " $2,500 million of senior notes due 2031 to fund the Contoso acquisition.\n"
+)
+
+
+def test_a_statement_filling_the_sources_does_not_push_out_the_closest_passage(
+    engine: Engine, db_url: URL, embedder: LocalEmbedder, tmp_path: Path
+) -> None:
+    """The question names the balance sheet, whose table comes back in many parts; the note
+    that answers is the passage closest in meaning to the question, and it stays among the
+    sources (before, the table's parts took every place)."""
+    (tmp_path / "northwind_traders_annual_report_2024.md").write_text(STATEMENTS, "utf-8")
+    knowledge = open_knowledge(engine, create_async_engine(db_url), embedder)
+    knowledge.ingestor.ingest_paths([tmp_path], IngestOptions(scope="northwind"))
+    asked = "Has Northwind increased its debt on the balance sheet between 2023 and 2024?"
+    found = knowledge.retrieve(search_text(asked), scopes=["northwind"], budget=DOCS).chunks
+    sections = [c.metadata.get("section", "") for c in found]
+    assert any("Borrowings" in str(s) for s in sections), sections
