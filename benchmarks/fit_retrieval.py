@@ -1,10 +1,11 @@
 """Fit a number of the retrieval on one half of the dev questions and report it on the other
-half (issue 19: learned, not hand-set): the fusion weight, or the dense floor's size.
+half (issue 19: learned, not hand-set): the fusion weight, the dense floor's size, or the
+weight of a table under the financial statement a question names.
 
 Run by hand, from the project folder, on a data folder the ablation has filled:
 
     KNOWBOT_DATA_DIR=<folder> python -m benchmarks.fit_retrieval [--eval ../shared/eval]
-        [--number weight|floor] [--sets ...] [--grid 0,0.1,0.2,0.3,0.45,0.6]
+        [--number weight|floor|statement] [--sets ...] [--grid 0,0.1,0.2,0.3,0.45,0.6]
         [--json] [--write]
     python -m benchmarks.fit_retrieval --number floor --merge RUN.json ... [--write]
 
@@ -37,12 +38,18 @@ from benchmarks.ablation import (
 )
 from bot.settings import Settings
 from bot.wiring import open_services
+from knowledge.search import ranking
 from knowledge.search.fitted import FITTED_FILE, store_fitted
 from knowledge.search.fusion import FusionWeights
 from knowledge.search.retrieved import Retrieved
 from knowledge.search.retriever import Retriever
 
-GRIDS = {"weight": "0,0.1,0.2,0.3,0.45,0.6", "floor": "0,1,2,3,4"}
+GRIDS = {
+    "weight": "0,0.1,0.2,0.3,0.45,0.6",
+    "floor": "0,1,2,3,4",
+    "statement": "0,0.05,0.1,0.15,0.2,0.3",
+}
+STORED = {"floor": "dense_floor", "statement": "statement_weight"}
 Results = dict[str, dict[str, dict[str, float]]]  # split -> value -> set -> headline
 
 
@@ -93,8 +100,10 @@ def measure(folder: Path, names: list[str], number: str, grid: list[float]) -> R
 def _set(retriever: Retriever, number: str, value: float) -> None:
     if number == "weight":
         retriever.weights = FusionWeights(sparse=value)
-    else:
+    elif number == "floor":
         retriever.floor = int(value)
+    else:
+        ranking.STATEMENT_WEIGHT = value
 
 
 def choose(number: str, results: Results) -> dict[str, Any]:
@@ -110,7 +119,8 @@ def choose(number: str, results: Results) -> dict[str, Any]:
     }
     if number == "weight":
         return {"fusion_sparse_weight": float(best), **report}
-    return {"dense_floor": int(float(best)), "dense_floor_fit": report}
+    chosen = int(float(best)) if number == "floor" else float(best)
+    return {STORED[number]: chosen, f"{STORED[number]}_fit": report}
 
 
 def _merged(files: list[Path]) -> Results:

@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from knowledge.documents import PATH_SEPARATOR
 from knowledge.nlp import content_stems
+from knowledge.search.fitted import fitted
 from knowledge.search.retrieved import Hints, Retrieved
 from knowledge.search.stages import ALL_STAGES, Stage
 from knowledge.search.statements import statement_weight, statements_asked
@@ -25,7 +26,9 @@ from knowledge.vocabulary import Vocabulary, active
 
 TITLE_WEIGHT = 0.1  # all of the question's topic words in the title
 WHOLE_TITLE_WEIGHT = 0.05  # ... and the title is nothing but asked words
-STATEMENT_WEIGHT = 0.15  # a table under the financial statement the question names
+# a table under the financial statement the question names; fitted on one half of the dev
+# questions (`python -m benchmarks.fit_retrieval --number statement`)
+STATEMENT_WEIGHT = fitted("statement_weight", 0.15)
 
 # Words that frame a question without naming its topic; the packs in use add their own
 # (`[questions] frame_words`: "covered", "policy").
