@@ -260,7 +260,7 @@ def test_a_statement_filling_the_sources_does_not_push_out_the_closest_passage(
     (tmp_path / "northwind_traders_annual_report_2024.md").write_text(STATEMENTS, "utf-8")
     knowledge = open_knowledge(engine, create_async_engine(db_url), embedder)
     knowledge.ingestor.ingest_paths([tmp_path], IngestOptions(scope="northwind"))
-    asked = "Has Northwind increased its debt on the balance sheet between 2023 and 2024?"
+    asked = "Has Northwind increased its debt on the consolidated balance sheets from 2023 to 2024?"
     found = knowledge.retrieve(search_text(asked), scopes=["northwind"], budget=DOCS).chunks
     sections = [c.metadata.get("section", "") for c in found]
     assert any("Borrowings" in str(s) for s in sections), sections
