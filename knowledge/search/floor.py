@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from knowledge.search.budget import KIND_GROUP, REACH
+from knowledge.search.budget import KIND_GROUP, dedupe, one_per_clause
 from knowledge.search.fitted import fitted
-from knowledge.search.retrieved import Retrieved, clause_of, part_order
+from knowledge.search.retrieved import Retrieved
 
 
 def floor_size() -> int:
@@ -21,14 +21,19 @@ def floor_size() -> int:
 
 
 def keep_densest(kept: list[Retrieved], ranked: Sequence[Retrieved], size: int) -> list[Retrieved]:
-    """`kept` with the `size` densest of `ranked` in it: each one missing takes the place of
-    the last kept chunk of its kind that is not among them. The order stays `ranked`'s."""
-    densest = sorted((c for c in ranked if c.dense_rank is not None), key=_dense_rank)[:size]
+    """`kept` with the `size` densest of `ranked` in it: each one the cut dropped takes the
+    place of the last kept chunk of its kind that is not among them. A chunk whose text is
+    kept, or a part of whose stretch of a clause is kept (widening brings it back), counts
+    as kept, as in the cut itself. The order stays `ranked`'s."""
+    densest = sorted(
+        (c for c in ranked if c.dense_rank is not None and c.dense_rank <= size),
+        key=lambda c: c.dense_rank or 0,
+    )
     floor = {c.node_id for c in densest}
     out = list(kept)
     for chunk in densest:
-        if any(_covers(other, chunk) for other in out):
-            continue
+        if dedupe(one_per_clause([*out, chunk]))[-1] is not chunk:
+            continue  # already there, in itself or through its clause
         group = KIND_GROUP.get(chunk.kind, "documents")
         places = [
             i
@@ -40,19 +45,3 @@ def keep_densest(kept: list[Retrieved], ranked: Sequence[Retrieved], size: int) 
             out.append(chunk)
     order = {c.node_id: i for i, c in enumerate(ranked)}
     return sorted(out, key=lambda c: order.get(c.node_id, len(order)))
-
-
-def _dense_rank(chunk: Retrieved) -> int:
-    return chunk.dense_rank if chunk.dense_rank is not None else 1 << 30
-
-
-def _covers(kept: Retrieved, chunk: Retrieved) -> bool:
-    """`kept` is `chunk`, has its text, or is a part of its clause whose widening brings it."""
-    if kept.node_id == chunk.node_id or kept.text == chunk.text:
-        return True
-    if kept.metadata.get("hash") and kept.metadata.get("hash") == chunk.metadata.get("hash"):
-        return True
-    clause = clause_of(chunk)
-    if clause is None or clause_of(kept) != clause:
-        return False
-    return abs(part_order(kept.metadata)[0] - part_order(chunk.metadata)[0]) <= REACH
