@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import prompts
 from bot.conversation.follow_ups import condense_rule_based, is_follow_up
@@ -17,13 +16,6 @@ from knowledge.documents import GlossaryEntry
 from knowledge.models.llm import ChatModel, LLMError
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Understood:
-    standalone: str  # what is searched and answered
-    expansions: tuple[Expansion, ...]
-    intent: Intent
 
 
 def rewrite(

@@ -35,17 +35,3 @@ class Stage(StrEnum):
 
 
 ALL_STAGES = frozenset(Stage)
-
-
-def parse_stages(text: str) -> frozenset[Stage]:
-    """Stages from a comma-separated list ("all", "none", or names); unknown names fail."""
-    words = [w.strip() for w in text.split(",") if w.strip()]
-    if words == ["all"]:
-        return ALL_STAGES
-    if words in (["none"], []):
-        return frozenset()
-    unknown = [w for w in words if w not in {s.value for s in Stage}]
-    if unknown:
-        names = ", ".join(s.value for s in Stage)
-        raise ValueError(f"unknown retrieval stage(s) {', '.join(unknown)}; known: {names}")
-    return frozenset(Stage(w) for w in words)

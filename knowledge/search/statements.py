@@ -44,12 +44,6 @@ def statements_asked(question: str) -> frozenset[str]:
     return _statements_asked(question, active())
 
 
-def statements_named(text: str) -> frozenset[str]:
-    """The financial statements `text` names (with the bundled pack "balance", "income",
-    "comprehensive", "cash", "equity"): comprehensive income is a statement of its own."""
-    return _statements_named(text, active())
-
-
 def statement_weight(section: str, asked: frozenset[str]) -> float:
     """How surely the table under `section` is the statement asked about: 1 for the
     statement itself, a share for one for a part of the entity or inside a note (a
