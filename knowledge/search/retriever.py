@@ -124,12 +124,7 @@ class Retriever:
         """The core's one list; dense hits past the full-text cut keep their words' rank."""
         texts = sparse.result() if sparse else []
         known: dict[str, float] = {}
-        if (
-            sparse is not None
-            and dense
-            and self.weights.method == "score"
-            and (Stage.TEXT_RANKS in on)
-        ):
+        if sparse is not None and dense and Stage.TEXT_RANKS in on:
             started = time.perf_counter()
             unmatched = sorted({h.node_id for h in dense} - {h.node_id for h in texts})
             known = self._chunks.text_ranks(unmatched, words, scopes=scopes)
