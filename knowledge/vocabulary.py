@@ -31,7 +31,9 @@ _STATEMENT_KEYS = frozenset({"key", "names", "measures", "title_words"})
 _MEASURE_KEYS = frozenset({"asks", "inputs"})
 _SUPPLEMENTARY_KEYS = frozenset({"note_heading", "about_title", "part_title"})
 _DOCUMENT_KEYS = frozenset({"kind_words"})
-_QUESTION_KEYS = frozenset({"frame_words", "period_kinds", "money_words", "document_parts"})
+_QUESTION_KEYS = frozenset(
+    {"frame_words", "period_kinds", "money_words", "document_parts", "list_nouns"}
+)
 
 
 class VocabularyError(KnowledgeError):
@@ -71,6 +73,7 @@ class Vocabulary:
     period_kinds: tuple[str, ...] = ()  # "waiting" (period): a question about one asks how long
     money_words: tuple[str, ...] = ()  # "premium", "revenue": a question about one asks how much
     document_parts: re.Pattern[str] | None = None  # "balance sheet": a part a question points to
+    list_nouns: tuple[str, ...] = ()  # "diseases": "which diseases ..." asks for a list
     packs: tuple[str, ...] = field(default=())  # where it came from, for messages and logs
 
     def statement(self, key: str) -> Statement | None:
@@ -138,6 +141,7 @@ class _Pack:
     period_kinds: list[str]
     money_words: list[str]
     document_parts: list[re.Pattern[str]]
+    list_nouns: list[str]
 
 
 def _read_pack(path: Path) -> _Pack:
@@ -178,6 +182,7 @@ def _read_pack(path: Path) -> _Pack:
         where.words("[questions] period_kinds", questions.get("period_kinds", [])),
         where.words("[questions] money_words", questions.get("money_words", [])),
         [where.pattern("[questions] document_parts", p) for p in parts],
+        where.words("[questions] list_nouns", questions.get("list_nouns", [])),
     )
 
 
@@ -272,8 +277,7 @@ def _merge(parts: Iterable[_Pack], names: tuple[str, ...]) -> Vocabulary:
     supplementary: dict[str, list[re.Pattern[str]]] = {}
     kind_words: set[str] = set()
     frame_words: set[str] = set()
-    period_kinds: list[str] = []
-    money_words: list[str] = []
+    words: dict[str, list[str]] = {"period": [], "money": [], "list": []}
     document_parts: list[re.Pattern[str]] = []
     for part in parts:
         for s in part.statements:
@@ -283,8 +287,12 @@ def _merge(parts: Iterable[_Pack], names: tuple[str, ...]) -> Vocabulary:
             supplementary.setdefault(k, []).append(p)
         kind_words |= part.kind_words
         frame_words |= part.frame_words
-        period_kinds += [w for w in part.period_kinds if w not in period_kinds]
-        money_words += [w for w in part.money_words if w not in money_words]
+        for key, more in (
+            ("period", part.period_kinds),
+            ("money", part.money_words),
+            ("list", part.list_nouns),
+        ):
+            words[key] += [w for w in more if w not in words[key]]
         document_parts += part.document_parts
     return Vocabulary(
         statements=tuple(_one_statement(same) for same in statements.values()),
@@ -294,9 +302,10 @@ def _merge(parts: Iterable[_Pack], names: tuple[str, ...]) -> Vocabulary:
         part_title=_either(supplementary.get("part_title", [])),
         document_kind_words=frozenset(kind_words),
         question_frame_words=frozenset(frame_words),
-        period_kinds=tuple(period_kinds),
-        money_words=tuple(money_words),
+        period_kinds=tuple(words["period"]),
+        money_words=tuple(words["money"]),
         document_parts=_either(document_parts),
+        list_nouns=tuple(words["list"]),
         packs=names,
     )
 

@@ -98,8 +98,8 @@ _ASKED = (
         _I,
     ),
     re.compile(
-        r"\b(?:limit|cap|sub-?limit|waiting period|amount|charges?|fee|premium|rate|ratio"
-        rf"|period) (?:on|for|of)\s+{_NP}{_STOP_AFTER}",
+        r"\b(?:limit|cap|amount|charges?|fee|rate|ratio|period) (?:on|for|of)\s+"
+        rf"{_NP}{_STOP_AFTER}",
         _I,
     ),
     re.compile(
@@ -169,10 +169,8 @@ _COMPUTED = re.compile(
     _I,
 )
 _HOW_MUCH = re.compile(r"\bhow (?:much|many|long|soon)\b|\bwhen\b", _I)
-_LISTING = re.compile(
-    r"\b(?:list|enumerate|what (?:are|were) (?:all )?the|which (?:documents|items|diseases"
-    r"|conditions|treatments|procedures|expenses))\b",
-    _I,
+_LISTING = (
+    r"\blist\b|\benumerate\b|\bwhat (?:are|were) (?:all )?the\b|\bwhich (?:documents|items)\b"
 )
 # An id-like name: a word and a short id ("Plan B", "Option 2", "Tier III", "Zone A").
 _ID_NAME = re.compile(
@@ -293,7 +291,7 @@ def focus_of(
         wants=_wants(text),
         stated=_stated(text, period),
         ids=tuple(_ids(text)),
-        listing=bool(_LISTING.search(text)),
+        listing=bool(_listing(active()).search(text)),
         unknown=unknown,
         unknown_head=bool(heads) and heads[-1][0] in unknown,
         pairs=frozenset(p for p in word_pairs(text) if not (p[0] in frame and p[1] in frame)),
@@ -319,6 +317,13 @@ _MEASURE_END = (
     r"\b(?:periods?|limits?|amounts?|caps?|durations?|time|maximum|minimum|number|count|total"
     r"|percentage|age|sum)\s*$"
 )
+
+
+@lru_cache(maxsize=8)
+def _listing(vocabulary: Vocabulary) -> re.Pattern[str]:
+    """Asks for a list, with the things the packs list ("which diseases ...")."""
+    things = phrase_pattern(vocabulary.list_nouns)
+    return re.compile(_LISTING + (rf"|\bwhich {things}" if things else ""), _I)
 
 
 @lru_cache(maxsize=8)

@@ -211,6 +211,22 @@ def test_the_kind_of_answer_a_question_wants_comes_from_the_packs(tmp_path: Path
     assert focus_of("What was revenue in 2022?").wants == ""
 
 
+def test_which_things_a_question_asks_to_list_comes_from_the_packs(tmp_path: Path) -> None:
+    """ "Which diseases ..." asks for a list (insurance pack), so a quoted answer may give the
+    whole list; a company's pack teaches "Which allowances ..."; without a pack naming them
+    neither asks for one, while "list" and "which documents" always do."""
+    diseases = "Which diseases are excluded in the first year?"
+    allowances = "Which allowances are paid during relocation?"
+    assert focus_of(diseases).listing
+    assert not focus_of(allowances).listing
+
+    use_packs(_settings(str(_pack(tmp_path, '[questions]\nlist_nouns = ["allowances"]\n'))))
+    assert focus_of(allowances).listing
+    assert not focus_of(diseases).listing
+    assert focus_of("Which documents are needed for a claim?").listing
+    assert focus_of("List the exclusions.").listing
+
+
 def test_an_instruction_keeps_the_document_part_the_finance_pack_names() -> None:
     question = "What is the FY2022 capex? Answer using the details in the cash flow statement."
     assert search_text(question).endswith("cash flow statement")
