@@ -45,8 +45,8 @@ _MIN_WORDS = 4  # shorter passages are headings ("3.1 Room rent"), not answers
 _KEEP_RATIO = 0.75  # later bullets score at least this share of the first
 _ANSWER_FLOOR = 0.3  # below this share of the question's weight, nothing answers it
 _EXCEPTION = re.compile(
-    r"^\W*(?:in such cases?|however|provided(?: that| further| always)?|in case of delay"
-    r"|notwithstanding|except|unless|note\b|explanation\b|in the event of delay)",
+    r"^\W*(?:in such cases?|however|provided(?: that| further| always)?|notwithstanding"
+    r"|except|unless|note\b|explanation\b)",
     re.IGNORECASE,
 )
 # A sentence that adjusts a rule stated before it: it follows the rule, never leads.
