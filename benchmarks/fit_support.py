@@ -82,6 +82,7 @@ def level_at(
     threshold: float | None,
     embed: CachedEmbed | None,
     closeness: float | None = None,
+    elsewhere: Any = None,
 ) -> str:
     if item.inputs is None:
         return item.outcome.level  # nothing was scored (no answer): the level stands
@@ -89,7 +90,9 @@ def level_at(
     if threshold is not None and embed is not None:
         from bot.conversation.checks.meaning import Meaning
 
-        kwargs["meaning"] = Meaning(embed, threshold=threshold, closeness=closeness)
+        kwargs["meaning"] = Meaning(
+            embed, threshold=threshold, closeness=closeness, elsewhere=elsewhere
+        )
     scores = score_answer(**kwargs)
     return str(confidence_for(scores, has_context=bool(kwargs["sources"])).value)
 
@@ -150,6 +153,78 @@ def fit_closeness(items: Sequence[Scored], embed: CachedEmbed, threshold: float)
     }
 
 
+FAR_GRID: list[float | None] = [None, *(round(0.35 + 0.025 * i, 3) for i in range(11))]
+GAP_GRID = [0.15, 0.1, 0.075, 0.05, 0.025, 0.0]  # the boldest last
+ELSEWHERE_GRID = [
+    (far, gap) for far in FAR_GRID for gap in GAP_GRID if far is not None or gap == GAP_GRID[0]
+]
+
+
+def fit_elsewhere(items: Sequence[Scored], embed: CachedEmbed, model: str) -> dict[str, Any]:
+    """With the stored support threshold and closeness, when a model's answer answers
+    something else (coverage.answers_elsewhere): no bullet within `far` of the question
+    and an uncited block closer to it than the cited ones by more than `gap`. Candidates
+    run from never (the first) to the boldest; fitted on the fitting split, reported on
+    the held-out one; among ties the first, so the rule is kept only when it pays."""
+    from bot.conversation.checks.meaning import Elsewhere, fitted_closeness
+    from bot.conversation.checks.meaning import fitted as fitted_threshold
+
+    threshold, closeness = fitted_threshold(model) or NEVER, fitted_closeness(model)
+    always = Elsewhere(far=NEVER, gap=-NEVER)  # judged whenever there is something to compare
+    rows = []
+    for it in items:
+        base = level_at(it, threshold, embed, closeness)
+        judged = level_at(it, threshold, embed, closeness, always)
+        rows.append(
+            Row(
+                split_of(it.outcome),
+                it.outcome.variant,
+                tuple(
+                    judged if far is not None and _elsewhere(it, embed, far, gap) else base
+                    for far, gap in ELSEWHERE_GRID
+                ),
+            )
+        )
+    fit = [r for r in rows if r.fit]
+    held = [r for r in rows if not r.fit]
+    gains = [_gain(fit, i) for i in range(len(ELSEWHERE_GRID))]
+    i = gains.index(max(gains))
+    for j, (far, gap) in enumerate(ELSEWHERE_GRID):  # the grid, for the record
+        f, h = shares(fit, j), shares(held, j)
+        print(
+            f"far {far} gap {gap}: fit faithful High {f['faithful_high']} neighbour "
+            f"{f['neighbour']} | held out {h['faithful_high']} {h['neighbour']}",
+            file=sys.stderr,
+        )
+    far, gap = ELSEWHERE_GRID[i]
+    return {
+        "far": far,
+        "gap": gap,
+        "fitted_on": {"answers": len(fit), **shares(fit, i)},
+        "held_out": {"answers": len(held), **shares(held, i)},
+        "held_out_without": {"answers": len(held), **shares(held, 0)},
+        "all": {"answers": len(rows), **shares(rows, i)},
+        "all_without": {"answers": len(rows), **shares(rows, 0)},
+    }
+
+
+def _gain(rows: Sequence[Row], i: int) -> float:
+    s = shares(rows, i)
+    return round((s["faithful_high"] or 0.0) + (s["planted_below_high"] or 0.0), 6)
+
+
+def _elsewhere(item: Scored, embed: CachedEmbed, far: float, gap: float) -> bool:
+    """answers_elsewhere's decision at (`far`, `gap`), from the recorded inputs."""
+    from bot.conversation.checks.coverage import answers_elsewhere
+    from bot.conversation.checks.meaning import Elsewhere, Meaning
+
+    inputs = item.inputs or {}
+    if inputs.get("quoted") is not None or not inputs.get("bullets"):
+        return False
+    meaning = Meaning(embed, threshold=NEVER, elsewhere=Elsewhere(far, gap))
+    return answers_elsewhere(inputs["question"], inputs["bullets"], inputs["sources"], meaning)
+
+
 def shares(rows: Sequence[Row], i: int) -> dict[str, float | None]:
     faithful = [r for r in rows if r.variant == FAITHFUL]
     planted = [r for r in rows if r.variant != FAITHFUL]
@@ -174,11 +249,7 @@ def best_threshold(rows: Sequence[Row], keep: int | None = None) -> int:
     (neither trusting meaning most nor least): a refit moves a threshold only when the
     record says so."""
 
-    def gain(i: int) -> float:
-        s = shares(rows, i)
-        return round((s["faithful_high"] or 0.0) + (s["planted_below_high"] or 0.0), 6)
-
-    gains = [gain(i) for i in range(len(rows[0].levels))] if rows else [0.0]
+    gains = [_gain(rows, i) for i in range(len(rows[0].levels))] if rows else [0.0]
     best = [i for i, g in enumerate(gains) if g == max(gains)]
     return keep if keep in best else best[len(best) // 2]
 
@@ -211,6 +282,12 @@ def main() -> None:
     parser.add_argument("--eval", type=Path, default=DEFAULT_EVAL, help="the dev data folder")
     parser.add_argument("--limit", type=int, default=200, help="as the recorded run had it")
     parser.add_argument("--seed", type=int, default=12, help="as the recorded run had it")
+    parser.add_argument(
+        "--elsewhere",
+        action="store_true",
+        help="fit only when a model's answer answers something else (far, gap); with --write "
+        "store only that",
+    )
     args = parser.parse_args()
     items: list[Scored] = pickle.loads(args.record.read_bytes())
     if not args.as_recorded:
@@ -223,6 +300,14 @@ def main() -> None:
 
     embedder = build_embedder(Settings())
     embed = CachedEmbed(embedder.embed_documents)
+    if args.elsewhere:
+        elsewhere = fit_elsewhere(items, embed, embedder.model_name)
+        print(json.dumps({"elsewhere": elsewhere}, indent=2))
+        if args.write:
+            made = f"benchmarks.confidence --record (seed {args.seed}, limit {args.limit})"
+            how = {"script": "benchmarks/fit_support.py --elsewhere", "record": made}
+            _store(embedder.model_name, {"elsewhere": elsewhere | how})
+        return
     rows = []
     for n, it in enumerate(items, start=1):
         rows.append(Row(split_of(it.outcome), it.outcome.variant, levels(it, embed)))
@@ -247,10 +332,16 @@ def main() -> None:
     print(json.dumps({"closeness": closeness}, indent=2))
     if args.write:
         entry = {k: v for k, v in result.items() if k != "model"} | {"closeness": closeness}
-        stored = json.loads(FITTED.read_text(encoding="utf-8")) if FITTED.is_file() else {}
-        stored[embedder.model_name] = entry | {"script": "benchmarks/fit_support.py"}
-        FITTED.write_text(json.dumps(stored, indent=2) + "\n", encoding="utf-8")
-        print(f"written to {FITTED}")
+        _store(embedder.model_name, entry | {"script": "benchmarks/fit_support.py"})
+
+
+def _store(model_name: str, entry: dict[str, Any]) -> None:
+    """Merge `entry` into the model's fitted numbers (the others, such as fit_quoted.py's,
+    stay)."""
+    stored = json.loads(FITTED.read_text(encoding="utf-8")) if FITTED.is_file() else {}
+    stored[model_name] = stored.get(model_name, {}) | entry
+    FITTED.write_text(json.dumps(stored, indent=2) + "\n", encoding="utf-8")
+    print(f"written to {FITTED}")
 
 
 if __name__ == "__main__":

@@ -64,6 +64,7 @@ def number_sources(
             location=c.location,
             text=chunk_text(c),
             score=round(c.score, 5),
+            similarity=c.dense_similarity,
         )
         for i, c in enumerate(chunks, start=1)
     ]

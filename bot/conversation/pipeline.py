@@ -18,6 +18,7 @@ from bot.conversation.checks.meaning import (
     Meaning,
     fitted,
     fitted_closeness,
+    fitted_elsewhere,
     fitted_quoted_closeness,
 )
 from bot.conversation.context import fence, glossary_preamble, number_sources, relevant
@@ -360,6 +361,7 @@ class Pipeline:
             threshold=threshold,
             closeness=fitted_closeness(model),
             quoted=fitted_quoted_closeness(model),
+            elsewhere=fitted_elsewhere(model),
         )
 
     def _judged(

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from bot.conversation.checks.copying import not_copied
 from bot.conversation.checks.coverage import (
     answerable,
+    answers_elsewhere,
     context_focused,
     quoted_close,
     speaks_to_question,
@@ -78,6 +79,7 @@ def score_answer(
                 meaning=meaning,
             )
             and quoted_close(quoted, meaning)
+            and not (quoted is None and answers_elsewhere(question, bullets, sources, meaning))
         ),
         numbers=int(numbers_grounded(question, bullets, sources)),
         not_copied=int(not_copied(question, bullets, sources, instructions)),

@@ -93,6 +93,7 @@ class Source:
     text: str
     score: float = 0.0
     url: str = ""  # where the document can be opened at this place ("" when unknown)
+    similarity: float | None = None  # to the question searched, by the index's embeddings
 
 
 @dataclass(frozen=True)

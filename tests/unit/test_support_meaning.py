@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from bot.conversation.checks.meaning import Meaning, fitted, fitted_closeness
+from bot.conversation.checks.meaning import Elsewhere, Meaning, fitted, fitted_closeness
 from bot.conversation.scoring import confidence_for, score_answer
 from bot.conversation.types import Bullet, CheckScores, Confidence, Source
 
@@ -237,3 +237,67 @@ def test_the_bundled_model_supports_a_rewording_and_not_the_wrong_block() -> Non
     meaning = Meaning(embedder.embed_documents, threshold=threshold, closeness=closeness)
     assert _score([REWORDED], meaning).contextual_continuity == 1
     assert _score([Bullet(REWORDED.text, (3,))], meaning).contextual_continuity == 0
+
+
+CUSTOMERS = Source(
+    1,
+    "chunk-customers",
+    "rulebook",
+    "annual_report.pdf",
+    "p. 12",
+    "Customers > Concentration\nIn 2019 our largest customer, Dell, accounted for 12% of revenue.",
+    similarity=0.71,  # what the search measured between the question and this block
+)
+EXPENSES = Source(
+    2,
+    "chunk-expenses",
+    "rulebook",
+    "annual_report.pdf",
+    "p. 31",
+    "Operating expenses\nWithin operating expenses in 2019 there were a variety of increases, "
+    "the largest of which was in headcount.",
+    similarity=0.52,
+)
+LARGEST = "Who was the largest customer in 2019?"
+
+
+def _elsewhere(
+    bullet: Bullet, sources: Sequence[Source], elsewhere: Elsewhere | None
+) -> CheckScores:
+    meaning = Meaning(CountingEmbed(), threshold=0.5, elsewhere=elsewhere)
+    scores = score_answer(
+        question=LARGEST,
+        bullets=[bullet],
+        sources=sources,
+        instructions=INSTRUCTIONS,
+        meaning=meaning,
+    )
+    return scores
+
+
+def test_a_true_answer_citing_a_block_about_something_else_is_not_high() -> None:
+    """The answer quotes its block word for word and shares the question's words ("largest",
+    2019), but reads far from the question, and the search found the block on customers
+    clearly closer to it than the block the answer cites: true to its source, it answers
+    another question. Without the fitted rule it passes at High."""
+    rule = Elsewhere(far=0.6, gap=0.025)
+    quoted = Bullet(EXPENSES.text.split("\n")[1], (2,))
+    assert Meaning(CountingEmbed(), threshold=0.5).similarity(LARGEST, quoted.text) < rule.far
+    scores = _elsewhere(quoted, [CUSTOMERS, EXPENSES], rule)
+    assert scores.contextual_continuity == 1
+    assert scores.qa_continuity == 0
+    assert _level(scores) == Confidence.MEDIUM
+    assert _level(_elsewhere(quoted, [CUSTOMERS, EXPENSES], None)) == Confidence.HIGH
+
+
+def test_the_answer_from_the_closest_block_or_close_to_the_question_stays_high() -> None:
+    rule = Elsewhere(far=0.6, gap=0.025)
+    right = Bullet("Dell was the largest customer in 2019, at 12% of revenue.", (1,))
+    assert _level(_elsewhere(right, [CUSTOMERS, EXPENSES], rule)) == Confidence.HIGH
+    quoted = Bullet(EXPENSES.text.split("\n")[1], (2,))
+    # nothing retrieved is closer to the question than the block it cites: not judged
+    assert _level(_elsewhere(quoted, [EXPENSES], rule)) == Confidence.HIGH
+    # a closer block that the search did not measure (found by its words only) is not judged
+    unmeasured = Source(1, "chunk-customers", "rulebook", "annual_report.pdf", "p. 12",
+                        CUSTOMERS.text)  # fmt: skip
+    assert _level(_elsewhere(quoted, [unmeasured, EXPENSES], rule)) == Confidence.HIGH

@@ -11,6 +11,9 @@
   "Purchases of property, plant and equipment" for capital expenditure) speaks of it.
   A quoted answer (lines picked by their words, no language model) also needs one line
   close to the question by meaning (fitted on quoted answers, see quoted_close).
+  A model's answer far from the question by meaning, citing blocks the search found
+  clearly less close to it than one it leaves uncited, answers something else
+  (answers_elsewhere).
 - answerability: the knowledge holds what was asked at all. It fails when the thing asked
   about is a word the knowledge never uses ("claim settlement ratio") or when nothing the
   answer cites speaks of any part of the phrase asked for; the answer then becomes "I
@@ -137,6 +140,27 @@ def _rescued(
         return False
     meaning.learn([question, *(b.text for b in bullets)])  # one batch
     return any(meaning.similarity(question, b.text) >= meaning.closeness for b in bullets)
+
+
+def answers_elsewhere(
+    question: str, bullets: Sequence[Bullet], sources: Sequence[Source], meaning: Meaning | None
+) -> bool:
+    """True to its source, but about something else: no bullet is near the question by
+    meaning, and the search found a block the answer does not cite clearly closer to the
+    question than any it cites (`meaning.elsewhere`, fitted by benchmarks/fit_support.py
+    --elsewhere). "The largest of the increases in operating expenses was in headcount"
+    shares "largest" with "who was the largest customer?" and is true to its block, while
+    the block on customers sits uncited. Judged for a model's answer, not for passages
+    quoted as they stand, which have their own closeness (quoted_close)."""
+    if meaning is None or meaning.elsewhere is None:
+        return False
+    cited = {n for b in bullets for n in b.source_numbers}
+    near = [s.similarity for s in sources if s.number in cited and s.similarity is not None]
+    other = [s.similarity for s in sources if s.number not in cited and s.similarity is not None]
+    if not near or not other or max(other) - max(near) <= meaning.elsewhere.gap:
+        return False
+    meaning.learn([question, *(b.text for b in bullets)])  # one batch
+    return all(meaning.similarity(question, b.text) < meaning.elsewhere.far for b in bullets)
 
 
 def quoted_close(closeness: float | None, meaning: Meaning | None) -> bool:

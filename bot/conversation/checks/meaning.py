@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -24,13 +25,24 @@ Embed = Callable[[Sequence[str]], Sequence[Sequence[float]]]  # texts -> vectors
 FITTED = Path(__file__).with_name("support_fitted.json")
 
 
+@dataclass(frozen=True)
+class Elsewhere:
+    """A model's answer answers something else when none of its bullets is within `far`
+    of the question by meaning and the search ranked a block it does not cite closer to
+    the question than every block it cites, by more than `gap`."""
+
+    far: float
+    gap: float
+
+
 class Meaning:
     """Similarity of texts under one embedding model, each text embedded once;
     `threshold`: the similarity at which a claim says what its passage says (fitted per
     model, see `fitted`); `closeness`: the similarity to its question at which an answer
     speaks to it (see `fitted_closeness`; None: words alone decide); `quoted`: the
     similarity to its question one line of a quoted answer needs (see
-    `fitted_quoted_closeness`; None: none is needed)."""
+    `fitted_quoted_closeness`; None: none is needed); `elsewhere`: when a model's answer
+    answers something else (see `fitted_elsewhere`; None: never judged)."""
 
     def __init__(
         self,
@@ -39,11 +51,13 @@ class Meaning:
         threshold: float,
         closeness: float | None = None,
         quoted: float | None = None,
+        elsewhere: Elsewhere | None = None,
     ) -> None:
         self._embed = embed
         self.threshold = threshold
         self.closeness = closeness
         self.quoted = quoted
+        self.elsewhere = elsewhere
         self._vectors: dict[str, tuple[float, ...]] = {}
 
     def learn(self, texts: Iterable[str]) -> None:
@@ -95,6 +109,15 @@ def fitted_quoted_closeness(model_name: str) -> float | None:
     entry = _fitted().get(model_name) or {}
     value = (entry.get("quoted") or {}).get("min_closeness")
     return float(value) if value is not None else None
+
+
+def fitted_elsewhere(model_name: str) -> Elsewhere | None:
+    """When a model's answer under `model_name` answers something else, as fitted by
+    benchmarks/fit_support.py (`elsewhere`); None: never judged."""
+    entry = (_fitted().get(model_name) or {}).get("elsewhere") or {}
+    if entry.get("far") is None:
+        return None
+    return Elsewhere(float(entry["far"]), float(entry["gap"]))
 
 
 @cache
