@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz
 
 from bot.conversation.acronyms import with_acronyms
-from bot.conversation.focus import Focus, conflicts, focus_of
+from bot.conversation.focus import Focus, conflicts
 from bot.conversation.passage_fit import (
     definition_bonus,
     input_of,
@@ -80,14 +80,6 @@ class _Scored:
     score: float
     lexical: float
     passage: Passage
-
-
-def extractive_answer(
-    question: str, sources: Sequence[Source], *, max_bullets: int = 3
-) -> list[Bullet]:
-    """Up to `max_bullets` quoted passages, best first; [] when none answers."""
-    quoted = quote(focus_of(question), sources, max_bullets=max_bullets)
-    return quoted.bullets if quoted.answered else []
 
 
 def quote(

@@ -180,14 +180,6 @@ _NUMBER = re.compile(
     r"(?P<close>[ \t]*\)(?P<pct_after>%)?)?",
     re.IGNORECASE,
 )
-_SPELLED = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
-    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
-    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
-    "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "twice": 2, "half": 0.5,
-    "single": 1, "double": 2,
-}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -287,11 +279,6 @@ def _is_range_dash(text: str, m: re.Match[str]) -> bool:
 def numbers(text: str) -> list[float]:
     """The signed, scaled values of the quantities in `text` (see `number_mentions`)."""
     return [n.value for n in number_mentions(text)]
-
-
-def spelled_numbers(text: str) -> set[float]:
-    """Numbers written as words ("thirty days", "twice"), for lenient context matching."""
-    return {float(_SPELLED[w]) for w in re.findall(r"[a-z]+", text.lower()) if w in _SPELLED}
 
 
 def readable(text: str) -> str:

@@ -5,10 +5,18 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from bot.conversation.extractive import MAX_BULLET_CHARS, extractive_answer, quote, trim
+from bot.conversation.extractive import MAX_BULLET_CHARS, quote, trim
 from bot.conversation.focus import focus_of
 from bot.conversation.scoring import score_answer
-from bot.conversation.types import Source
+from bot.conversation.types import Bullet, Source
+
+
+def extractive_answer(
+    question: str, sources: Sequence[Source], *, max_bullets: int = 3
+) -> list[Bullet]:
+    """The quoted answer's bullets; [] when nothing answers."""
+    quoted = quote(focus_of(question), sources, max_bullets=max_bullets)
+    return quoted.bullets if quoted.answered else []
 
 
 def _rulebook(number: int, text: str) -> Source:

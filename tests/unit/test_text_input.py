@@ -14,7 +14,6 @@ from bot.conversation.text import (
     numbers,
     readable,
     sentences,
-    spelled_numbers,
     words,
 )
 
@@ -100,10 +99,6 @@ def test_number_mentions_remember_sign_and_position() -> None:
     plus, minus = number_mentions(text)
     assert (plus.explicit_sign, minus.explicit_sign) == ("+", "-")
     assert text[plus.start : plus.end] == "+4%"
-
-
-def test_spelled_numbers() -> None:
-    assert spelled_numbers("Thirty days, twice a year") == {30.0, 2.0}
 
 
 def test_entities_find_names_ids_acronyms_and_known_terms() -> None:
