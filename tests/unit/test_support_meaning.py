@@ -265,14 +265,13 @@ def _elsewhere(
     bullet: Bullet, sources: Sequence[Source], elsewhere: Elsewhere | None
 ) -> CheckScores:
     meaning = Meaning(CountingEmbed(), threshold=0.5, elsewhere=elsewhere)
-    scores = score_answer(
+    return score_answer(
         question=LARGEST,
         bullets=[bullet],
         sources=sources,
         instructions=INSTRUCTIONS,
         meaning=meaning,
     )
-    return scores
 
 
 def test_a_true_answer_citing_a_block_about_something_else_is_not_high() -> None:
