@@ -43,7 +43,9 @@ MAX_BULLET_CHARS = 400
 MAX_LIST_BULLET_CHARS = 700
 _MIN_WORDS = 4  # shorter passages are headings ("3.1 Room rent"), not answers
 _KEEP_RATIO = 0.75  # later bullets score at least this share of the first
-_ANSWER_FLOOR = 0.3  # below this share of the question's weight, nothing answers it
+# below this share of the question's weight, nothing answers it ("could not find"):
+# benchmarks/fit_quoting.py --number floor
+ANSWER_FLOOR = fitted("quote_answer_floor", 0.3)
 _EXCEPTION = re.compile(
     r"^\W*(?:in such cases?|however|provided(?: that| further| always)?|notwithstanding"
     r"|except|unless|note\b|explanation\b)",
@@ -132,7 +134,7 @@ def quote(
         scored = _pointed_first(scored, focus)
     best = _answering(scored, focus)
     pointed = statement and statement_bonus(best.passage, focus) if best else False
-    if best is None or (best.lexical < _ANSWER_FLOOR and not pointed):
+    if best is None or (best.lexical < ANSWER_FLOOR and not pointed):
         return Quoted([], False, _why_not(focus, sources), related)
     if never := _never_used(best, focus, likeness, closeness):
         return Quoted([], False, f"the knowledge base never mentions {never}", related)
@@ -270,7 +272,7 @@ def _answering(scored: list[_Scored], focus: Focus) -> _Scored | None:
         p = s.passage
         pointed = statement_bonus(p, focus)
         named = known & (p.stems | p.context_stems | p.path_stems) or pointed
-        if named and (s.lexical >= _ANSWER_FLOOR or pointed):
+        if named and (s.lexical >= ANSWER_FLOOR or pointed):
             speaking.append(s)
     stating = (s for s in speaking if states_wanted(s.passage, focus))
     inputs = (s for s in speaking if states_inputs(s.passage, focus))
