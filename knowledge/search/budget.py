@@ -60,7 +60,7 @@ def apply_budget(chunks: list[Retrieved], budget: Budget) -> list[Retrieved]:
     within: list[Retrieved] = []
     beyond: list[Retrieved] = []
     for chunk in chunks:
-        group = _group(chunk)
+        group = group_of(chunk)
         if taken.get(group, 0) >= budget.per_group.get(group, 0):
             beyond.append(chunk)
             continue
@@ -73,7 +73,7 @@ def apply_budget(chunks: list[Retrieved], budget: Budget) -> list[Retrieved]:
     for chunk in beyond:
         if len(within) + len(extra) >= budget.total:
             break
-        group = _group(chunk)
+        group = group_of(chunk)
         if taken.get(group, 0) < widest:
             taken[group] = taken.get(group, 0) + 1
             extra.append(chunk)
@@ -81,7 +81,8 @@ def apply_budget(chunks: list[Retrieved], budget: Budget) -> list[Retrieved]:
     return [c for c in chunks if id(c) in kept]
 
 
-def _group(chunk: Retrieved) -> str:
+def group_of(chunk: Retrieved) -> str:
+    """The budget group a chunk counts against."""
     return KIND_GROUP.get(chunk.kind, "documents")
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from knowledge.search.budget import KIND_GROUP, dedupe, one_per_clause
+from knowledge.search.budget import dedupe, group_of, one_per_clause
 from knowledge.search.fitted import fitted
 from knowledge.search.retrieved import Retrieved
 
@@ -34,11 +34,10 @@ def keep_densest(kept: list[Retrieved], ranked: Sequence[Retrieved], size: int) 
     for chunk in densest:
         if dedupe(one_per_clause([*out, chunk]))[-1] is not chunk:
             continue  # already there, in itself or through its clause
-        group = KIND_GROUP.get(chunk.kind, "documents")
         places = [
             i
             for i, other in enumerate(out)
-            if other.node_id not in floor and KIND_GROUP.get(other.kind, "documents") == group
+            if other.node_id not in floor and group_of(other) == group_of(chunk)
         ]
         if places:
             out.pop(places[-1])
