@@ -20,6 +20,7 @@ from bot.conversation.checks.meaning import (
     fitted_closeness,
     fitted_elsewhere,
     fitted_quoted_closeness,
+    fitted_synonym,
 )
 from bot.conversation.context import fence, glossary_preamble, number_sources, relevant
 from bot.conversation.declining import Likeness, closeness, declined, remembered
@@ -362,6 +363,7 @@ class Pipeline:
             closeness=fitted_closeness(model),
             quoted=fitted_quoted_closeness(model),
             elsewhere=fitted_elsewhere(model),
+            synonym=fitted_synonym(model),
         )
 
     def _judged(

@@ -211,6 +211,12 @@ def _value(m: re.Match[str]) -> float | None:
     return number
 
 
+def spelled_numbers(text: str) -> set[int]:
+    """The numbers `text` writes in words ("thirty", "twenty-four")."""
+    pattern = rf"(?<![\w-])(?:{_SPELLED})(?![\w-])"
+    return {_spelled_value(m.group(0)) for m in re.finditer(pattern, text, re.IGNORECASE)}
+
+
 def _spelled_value(words: str) -> int:
     total = 0
     for word in re.split(r"[\s-]+", words.lower()):

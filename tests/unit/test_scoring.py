@@ -325,6 +325,56 @@ def test_faithful_rewordings_pass(said: str, sources: list[Source], question: st
     assert scores.failed() == []
 
 
+DAY_CARE = [
+    _source(
+        1,
+        "Day care treatment means medical treatment which is:\n"
+        "i. undertaken in a hospital in less than twenty-four hours, and\n"
+        "ii. which would have otherwise required a hospitalisation of more than twenty-four "
+        "hours. Treatment normally taken on an out-patient basis is not included in the scope "
+        "of this definition.",
+    )
+]
+CLAIM_TIMES = [
+    _source(
+        1,
+        "Type of claim | Prescribed Time limit\nReimbursement of hospitalisation expenses | "
+        "Within thirty days of date of discharge from hospital",
+    )
+]
+
+
+@pytest.mark.parametrize(
+    ("said", "sources", "question"),
+    [
+        ("Until the expiry of 36 months of continuous coverage after inception, expenses "
+         "related to a pre-existing disease will be excluded.", PED, PED_QUESTION),
+        ("Such treatment would have otherwise required a hospitalisation of more than 24 "
+         "hours.", DAY_CARE, "What counts as day care treatment?"),
+        ("Reimbursement of hospitalisation expenses: Within 30 days of date of discharge "
+         "from hospital.", CLAIM_TIMES, "Within how many days of discharge must I claim?"),
+    ],
+)  # fmt: skip
+def test_reordered_sentences_and_digits_for_spelled_numbers_pass(
+    said: str, sources: list[Source], question: str
+) -> None:
+    """A model moves a period to the front of its sentence, writes "24" for
+    "twenty-four" and "30" for "thirty"; the passage's next sentence ("... is not
+    included") is not part of the clause the claim restates."""
+    scores = _score([Bullet(said, (1,))], sources, question)
+    assert scores.failed() == []
+
+
+def test_a_not_before_excluded_says_covered() -> None:
+    said = (
+        "Until the expiry of 36 months of continuous coverage after inception, expenses "
+        "related to a pre-existing disease will not be excluded."
+    )
+    scores = _score([Bullet(said, (1,))], PED, PED_QUESTION)
+    assert "polarity" in _failed(scores)
+    assert confidence_for(scores, has_context=True) != Confidence.HIGH
+
+
 def test_sources_about_a_mix_of_topics_are_shown_but_do_not_lower_the_level() -> None:
     sources = [
         PLANS[0],

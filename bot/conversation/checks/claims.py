@@ -20,7 +20,7 @@ from bot.conversation.checks.meaning import Meaning
 from bot.conversation.citations import is_not_found
 from bot.conversation.entities import contains_phrase
 from bot.conversation.passages import Passage, passages
-from bot.conversation.quantities import Quantity, merged, quantities
+from bot.conversation.quantities import Quantity, merged, quantities, spelled_numbers
 from bot.conversation.text import content_words, sentences
 from bot.conversation.types import Bullet, Source
 
@@ -234,6 +234,8 @@ def entity_in(text: str, name: str) -> bool:
         return False
     for part in parts:
         flags = 0 if len(part) <= 2 else re.IGNORECASE
-        if not re.search(rf"(?<![A-Za-z0-9]){re.escape(part)}(?![A-Za-z0-9])", text, flags):
+        if re.search(rf"(?<![A-Za-z0-9]){re.escape(part)}(?![A-Za-z0-9])", text, flags):
+            continue
+        if not (part.isdigit() and int(part) in spelled_numbers(text)):  # "30" as "thirty"
             return False
     return True

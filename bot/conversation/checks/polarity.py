@@ -67,28 +67,37 @@ def same_polarity(match: Match) -> bool:
     negation (read together with the side of a period it states), in conditions
     ("unless" is not "only if") and in opposite words. Table rows are compared on
     conditions and on minimum/maximum, include/exclude and before/after only: a row's
-    label names a measure ("Revenue growth"), it does not assert a direction."""
+    label names a measure ("Revenue growth"), it does not assert a direction. The claim's
+    clauses about one clause of the passage are read together for negation: "Until the
+    expiry of 36 months, PED expenses are excluded" moves the period of "PED expenses shall
+    be excluded until the expiry of 36 months" across a comma."""
     if match.passage is None:
         return True  # nothing to compare with: the citation check fails it
     passage = match.passage
-    own = _clauses(f"{passage.context}\n{passage.text}")
-    around = [c for s in sentences(match.nearby) for c in _clauses(s)]
+    own = _clauses_of(passage.text) or [passage.text]
+    around = _clauses_of(match.nearby)
     quoted = _flat(f"{passage.context} {passage.text} {match.nearby}")
     opposites = _ROW_OPPOSITES if passage.kind == "row" else _OPPOSITES
     whole = f"{passage.context}\n{passage.text}\n{match.nearby}"
+    speaking: dict[str, list[str]] = {}  # each clause of the passage, the claim's about it
     for clause in _clauses(match.claim.text):
         if _flat(clause) in quoted or not _says_something(clause):
             continue  # quoted as written (perhaps cut short), or only "Per the policy"
         target = _closest(clause, own)
         if around and _shared(clause, target) < 0.5:
             target = _closest(clause, own + around)
-        if not _same_sense(clause, target, f"{passage.path}\n{passage.context}"):
-            return False
+        speaking.setdefault(target, []).append(clause)
         if any(_reversed(clause, target, a, b) for a, b in opposites[1:]):
             return False
         if _reversed(clause, whole, *_CONDITIONS):  # a condition opens its own clause
             return False
-    return True
+    context = f"{passage.path}\n{passage.context}"
+    return all(_same_sense(" ".join(said), target, context) for target, said in speaking.items())
+
+
+def _clauses_of(text: str) -> list[str]:
+    """The clauses of each sentence: one never runs on into the next sentence."""
+    return [clause for sentence in sentences(text) for clause in _clauses(sentence)]
 
 
 def _flat(text: str) -> str:
@@ -103,7 +112,7 @@ def _same_sense(said: str, written: str, context: str) -> bool:
     """Negation agrees, unless the period side flips with it ("excluded until 36 months"
     is "covered after 36 months"); a claim may state the "not" that a quoted item under an
     "Exclusions" heading leaves to its heading."""
-    said_not, written_not = bool(_NEGATION.search(said)), bool(_NEGATION.search(written))
+    said_not, written_not = _negative(said), _negative(written)
     sides = (_side(said), _side(written))
     sides_differ = 0 not in sides and sides[0] != sides[1]
     if said_not == written_not:
@@ -111,6 +120,18 @@ def _same_sense(said: str, written: str, context: str) -> bool:
     if sides_differ:
         return True
     return said_not and not written_not and bool(_NEGATION.search(context))
+
+
+def _negative(text: str) -> bool:
+    """Negated, a negated exclusion being none: "shall not be excluded" is covered."""
+    return bool(_NEGATION.search(_NOT_EXCLUDED.sub(" ", text)))
+
+
+_NOT_EXCLUDED = re.compile(
+    r"\b(?:not|never|no|cannot|won't|isn't|aren't|shan't)\s+(?:\w+\s+){0,2}?(?:excluded"
+    r"|excludes|exclude|ineligible|inadmissible|disallowed|denied|barred|prohibited)\b",
+    _I,
+)
 
 
 def _clauses(text: str) -> list[str]:

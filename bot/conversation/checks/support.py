@@ -9,11 +9,14 @@ year, column or row (see cells), when it names a sibling of what the passage nam
 ("Plan C" beside the row for Plan A), or when it carries a word its cited blocks use somewhere else
 but not here, or that only one other block uses (an entity swapped for another one from
 the same document: "All directors and share-based payments have authority ..." beside
-"All directors and executive management have authority ...").
+"All directors and executive management have authority ..."), unless that word says one
+of the passage's own words otherwise ("mainly" for "primarily"), by a word similarity
+fitted so that swapped names stay below it (see _reworded).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -118,11 +121,37 @@ def _supported(
         return False
     said = set(content_words(match.said))
     stray = {w for w in said_words - said - own - framing_words() if len(w) > 2}
-    if stray & words.rare or (stray - set(content_words(question))) & words.used:
+    swapped = stray & words.rare | (stray - set(content_words(question))) & words.used
+    if swapped and not _reworded(swapped, claim.text, match.said, meaning):
         return False
     if not dated_as_written(claim.text, match.passage.text):
         return False
     return _dated_here(match, question) and not _label_borrowed(match, said_words - said - own)
+
+
+def _reworded(stems: set[str], claim: str, passage: str, meaning: Meaning | None) -> bool:
+    """Each of the claim's words its passage lacks says a word of the passage the claim
+    does not use, otherwise: as close to it by meaning as `meaning.synonym` ("mainly" for
+    "primarily", "needed" for "required"; fitted so that a name swapped for another of
+    the document's, "Taiwan" for "China", stays below it). None: never."""
+    if meaning is None or meaning.synonym is None:
+        return False
+    mine, theirs = _surfaces(claim), _surfaces(passage)
+    unused = [word for stem, word in theirs.items() if stem not in mine]
+    if not unused or not stems <= mine.keys():
+        return False
+    meaning.learn([*(mine[s] for s in stems), *unused])  # one batch
+    limit = meaning.synonym
+    return all(any(meaning.similarity(mine[s], w) >= limit for w in unused) for s in stems)
+
+
+def _surfaces(text: str) -> dict[str, str]:
+    """Each content word's stem, with the word as the text first writes it."""
+    out: dict[str, str] = {}
+    for token in re.findall(r"[A-Za-z][\w'’-]*", text):
+        for stem in content_words(token):
+            out.setdefault(stem, token.lower())
+    return out
 
 
 def _says_it(match: Match, meaning: Meaning | None) -> bool:
