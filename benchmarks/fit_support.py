@@ -162,20 +162,22 @@ ELSEWHERE_GRID = [
 
 
 def fit_elsewhere(items: Sequence[Scored], embed: CachedEmbed, model: str) -> dict[str, Any]:
-    """With the stored support threshold and closeness, when a model's answer answers
-    something else (coverage.answers_elsewhere): no bullet within `far` of the question
-    and an uncited block closer to it than the cited ones by more than `gap`. Candidates
-    run from never (the first) to the boldest; fitted on the fitting split, reported on
-    the held-out one; among ties the first, so the rule is kept only when it pays."""
-    from bot.conversation.checks.meaning import Elsewhere, fitted_closeness
+    """With the stored support threshold, closeness and synonym similarity, when a model's
+    answer answers something else (coverage.answers_elsewhere): no bullet within `far` of
+    the question and an uncited block closer to it than the cited ones by more than `gap`.
+    Candidates run from never (the first) to the boldest; fitted on the fitting split,
+    reported on the held-out one; among ties the first, so the rule is kept only when it
+    pays."""
+    from bot.conversation.checks.meaning import Elsewhere, fitted_closeness, fitted_synonym
     from bot.conversation.checks.meaning import fitted as fitted_threshold
 
     threshold, closeness = fitted_threshold(model) or NEVER, fitted_closeness(model)
+    synonym = fitted_synonym(model)
     always = Elsewhere(far=NEVER, gap=-NEVER)  # judged whenever there is something to compare
     rows = []
     for it in items:
-        base = level_at(it, threshold, embed, closeness)
-        judged = level_at(it, threshold, embed, closeness, always)
+        base = level_at(it, threshold, embed, closeness, synonym=synonym)
+        judged = level_at(it, threshold, embed, closeness, always, synonym=synonym)
         rows.append(
             Row(
                 split_of(it.outcome),
