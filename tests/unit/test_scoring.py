@@ -335,6 +335,14 @@ DAY_CARE = [
         "of this definition.",
     )
 ]
+MATERNITY = [
+    _source(
+        1,
+        "The Company's maximum liability per delivery shall be limited to Rs. 40000 for a "
+        "normal delivery and Rs. 60000 for a caesarean section and in no case shall the "
+        "Company pay for more than two deliveries.",
+    )
+]
 CLAIM_TIMES = [
     _source(
         1,
@@ -351,6 +359,8 @@ CLAIM_TIMES = [
          "related to a pre-existing disease will be excluded.", PED, PED_QUESTION),
         ("Such treatment would have otherwise required a hospitalisation of more than 24 "
          "hours.", DAY_CARE, "What counts as day care treatment?"),
+        ("The Company's maximum liability per delivery will be limited to Rs. 60000 for a "
+         "caesarean section.", MATERNITY, "What is the most paid for a caesarean delivery?"),
         ("Reimbursement of hospitalisation expenses: Within 30 days of date of discharge "
          "from hospital.", CLAIM_TIMES, "Within how many days of discharge must I claim?"),
     ],
@@ -360,7 +370,8 @@ def test_reordered_sentences_and_digits_for_spelled_numbers_pass(
 ) -> None:
     """A model moves a period to the front of its sentence, writes "24" for
     "twenty-four" and "30" for "thirty"; the passage's next sentence ("... is not
-    included") is not part of the clause the claim restates."""
+    included") and its "and in no case ..." are not part of the clause the claim
+    restates."""
     scores = _score([Bullet(said, (1,))], sources, question)
     assert scores.failed() == []
 

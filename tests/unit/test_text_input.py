@@ -116,7 +116,7 @@ def test_entities_skip_sentence_openers_currency_and_shouting() -> None:
 
 
 def test_a_date_is_not_a_name_but_a_name_opening_with_a_month_is() -> None:
-    """"December 2018" is when, which the period checks read; an answer about the fourth
+    """ "December 2018" is when, which the period checks read; an answer about the fourth
     quarter need not repeat it as if it were a name."""
     assert entities("What was operating income in December 2018 and on June 30, 2019?") == []
     assert entities("Did we sell to the May Department Stores Company?") == [

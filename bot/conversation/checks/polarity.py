@@ -57,7 +57,7 @@ _ROW_OPPOSITES = (_CONDITIONS, _BOUNDS, *_OPPOSITES[4:])  # conditions first in 
 
 _CLAUSE_BREAK = re.compile(
     r",\s+|;\s*|:\s+|(?<!\bonly)(?<!\bexcept)(?<!\beven)"
-    r"\s+(?=(?:but|or|if|unless|provided|except|whereas|while|and then)\b)",
+    r"\s+(?=(?:but|or|if|unless|provided|except|whereas|while|and then|and (?:in )?no|and not)\b)",
     _I,
 )
 
