@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from bot.conversation.quantities import MONTH
 from bot.conversation.text import sentences
 from knowledge.nlp import stopwords
 
@@ -14,7 +13,6 @@ _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9&]*(?:[.'’-][A-Za-z0-9&]+)*\.?|[^\s
 _ACRONYM = re.compile(r"^(?:[A-Z][A-Z0-9&]+s?|(?:[A-Z]\.){2,}[A-Z]?\.?)$")
 _ID = re.compile(r"^(?:[A-Z]|\d+[A-Za-z]?|[IVX]+)$")
 _CONNECTORS = {"of", "&"}
-_MONTH = re.compile(rf"^{MONTH}$", re.IGNORECASE)
 _CURRENCIES = {"rs", "inr", "usd", "eur", "gbp"}
 # "plan b", "vitamin d"; a lone "a" or "i" only where no word can follow it ("plan a?").
 _LOWER_ID = re.compile(
@@ -61,10 +59,6 @@ def _sentence_entities(sentence: str) -> list[str]:
             continue
         if tok[:1].isupper() and tok.lower() not in stop | _CURRENCIES and tok != "I":
             j = _span_end(tokens, possessive, i)
-            if _MONTH.match(tok) and all(t.isdigit() for t in tokens[i + 1 : j]):
-                # "December 2018" is a date, which the period checks read; "May Inc" a name
-                i = j
-                continue
             if i > 0 or j - i > 1:
                 spans.append(" ".join(t.rstrip(".") for t in tokens[i:j]))
             i = j

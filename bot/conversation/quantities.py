@@ -55,13 +55,13 @@ _PLACE = re.compile(
     r"\.?\s*[-–]?\s*\d+(?:\.\d+)*[a-z]?\b"
 )
 # The day of a date ("December 31, 2018", "31 March 2019"): the year stays a number.
-MONTH = (
+_MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
 _DAY = re.compile(
-    rf"(?i)\b(?P<month>{MONTH}\s)(?P<day>\d{{1,2}}(?:st|nd|rd|th)?)\b(?=,?\s+(?:19|20)\d\d)"
-    rf"|\b(?P<day2>\d{{1,2}}(?:st|nd|rd|th)?)(?=\s+{MONTH}\b)"
+    rf"(?i)\b(?P<month>{_MONTH}\s)(?P<day>\d{{1,2}}(?:st|nd|rd|th)?)\b(?=,?\s+(?:19|20)\d\d)"
+    rf"|\b(?P<day2>\d{{1,2}}(?:st|nd|rd|th)?)(?=\s+{_MONTH}\b)"
 )
 _LIST_NUMBER = re.compile(
     r"(?m)^[ \t]*\(?\d{1,2}[.)](?=\s)"  # "1. Cataract" opening a line
@@ -385,5 +385,5 @@ def states_figure(text: str) -> bool:
 
 
 _DATE = re.compile(
-    rf"\b(?:19|20)\d\d\b|\b{MONTH}\s+\d{{1,2}}\b|\b\d{{1,2}}\s+{MONTH}(?![a-z])", re.IGNORECASE
+    rf"\b(?:19|20)\d\d\b|\b{_MONTH}\s+\d{{1,2}}\b|\b\d{{1,2}}\s+{_MONTH}(?![a-z])", re.IGNORECASE
 )

@@ -115,15 +115,6 @@ def test_entities_skip_sentence_openers_currency_and_shouting() -> None:
     assert entities("is there a limit for plan b?") == ["plan b"]
 
 
-def test_a_date_is_not_a_name_but_a_name_opening_with_a_month_is() -> None:
-    """ "December 2018" is when, which the period checks read; an answer about the fourth
-    quarter need not repeat it as if it were a name."""
-    assert entities("What was operating income in December 2018 and on June 30, 2019?") == []
-    assert entities("Did we sell to the May Department Stores Company?") == [
-        "May Department Stores Company"
-    ]
-
-
 def test_readable_renders_row_json_and_leaves_prose_alone() -> None:
     row = json.dumps({"policy_number": "0000-0001", "plan": "A", "premium": 12000, "x": None})
     assert readable(row) == "policy number: 0000-0001, plan: A, premium: 12000"
