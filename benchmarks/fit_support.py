@@ -351,22 +351,15 @@ def main() -> None:
 
     embedder = build_embedder(Settings())
     embed = CachedEmbed(embedder.embed_documents)
-    if args.synonym:
-        synonym = fit_synonym(items, embed, embedder.model_name)
-        print(json.dumps({"synonym": synonym}, indent=2))
-        if args.write:
-            made = f"benchmarks.confidence --record (seed {args.seed}, limit {args.limit})"
-            how = {"script": "benchmarks/fit_support.py --synonym", "record": made}
-            _store(embedder.model_name, {"synonym": synonym | how})
-        return
-    if args.elsewhere:
-        elsewhere = fit_elsewhere(items, embed, embedder.model_name)
-        print(json.dumps({"elsewhere": elsewhere}, indent=2))
-        if args.write:
-            made = f"benchmarks.confidence --record (seed {args.seed}, limit {args.limit})"
-            how = {"script": "benchmarks/fit_support.py --elsewhere", "record": made}
-            _store(embedder.model_name, {"elsewhere": elsewhere | how})
-        return
+    for name, fit_one in (("synonym", fit_synonym), ("elsewhere", fit_elsewhere)):
+        if getattr(args, name):
+            fitted_one = fit_one(items, embed, embedder.model_name)
+            print(json.dumps({name: fitted_one}, indent=2))
+            if args.write:
+                made = f"benchmarks.confidence --record (seed {args.seed}, limit {args.limit})"
+                how = {"script": f"benchmarks/fit_support.py --{name}", "record": made}
+                _store(embedder.model_name, {name: fitted_one | how})
+            return
     rows = []
     for n, it in enumerate(items, start=1):
         rows.append(Row(split_of(it.outcome), it.outcome.variant, levels(it, embed)))

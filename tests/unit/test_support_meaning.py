@@ -308,36 +308,30 @@ SYNONYM_SOURCES = [
 ]
 
 
+def _score_beside(said: str, synonym: float | None) -> CheckScores:
+    return score_answer(
+        question=QUESTION,
+        bullets=[Bullet(said, (1,))],
+        sources=SYNONYM_SOURCES,
+        instructions=INSTRUCTIONS,
+        meaning=Meaning(CountingEmbed(), threshold=0.5, synonym=synonym),
+    )
+
+
 @pytest.mark.parametrize(("synonym", "supported"), [(None, 0), (0.75, 1)])
 def test_a_word_the_passage_says_otherwise_is_not_a_swapped_name(
     synonym: float | None, supported: int
 ) -> None:
     """ "Costs" where the passage says "expenses": another block uses "costs", so word
     counting reads a name swapped in; meaning reads the passage's own word said otherwise."""
-    said = Bullet(
-        "Costs incurred on the treatment of sterility and infertility are excluded.", (1,)
-    )
-    scores = score_answer(
-        question=QUESTION,
-        bullets=[said],
-        sources=SYNONYM_SOURCES,
-        instructions=INSTRUCTIONS,
-        meaning=Meaning(CountingEmbed(), threshold=0.5, synonym=synonym),
-    )
+    said = "Costs incurred on the treatment of sterility and infertility are excluded."
+    scores = _score_beside(said, synonym)
     assert scores.contextual_continuity == supported
     assert (_level(scores) == Confidence.HIGH) == bool(supported)
 
 
 def test_a_name_swapped_in_stays_unsupported_beside_synonyms() -> None:
-    swapped = Bullet(
-        "Expenses incurred on the treatment of hernia and infertility are excluded.", (1,)
-    )
-    scores = score_answer(
-        question=QUESTION,
-        bullets=[swapped],
-        sources=SYNONYM_SOURCES,
-        instructions=INSTRUCTIONS,
-        meaning=Meaning(CountingEmbed(), threshold=0.5, synonym=0.75),
-    )
+    said = "Expenses incurred on the treatment of hernia and infertility are excluded."
+    scores = _score_beside(said, 0.75)
     assert scores.contextual_continuity == 0
     assert _level(scores) != Confidence.HIGH
