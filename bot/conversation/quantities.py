@@ -213,8 +213,10 @@ def _value(m: re.Match[str]) -> float | None:
 
 def spelled_numbers(text: str) -> set[int]:
     """The numbers `text` writes in words ("thirty", "twenty-four")."""
-    pattern = rf"(?<![\w-])(?:{_SPELLED})(?![\w-])"
-    return {_spelled_value(m.group(0)) for m in re.finditer(pattern, text, re.IGNORECASE)}
+    return {_spelled_value(m.group(0)) for m in _SPELLED_WORDS.finditer(text)}
+
+
+_SPELLED_WORDS = re.compile(rf"(?<![\w-])(?:{_SPELLED})(?![\w-])", re.IGNORECASE)
 
 
 def _spelled_value(words: str) -> int:
