@@ -189,8 +189,6 @@ def _score(
     if Stage.QUOTE_STATEMENT in stages:
         score += statement_bonus(p, focus)
         score += _INPUT_BONUS if input_of(p, focus) is not None else 0.0
-    if p.kind == "list":  # a whole list answers "list ..."; otherwise its items compete
-        score += 0.15 if focus.listing else -0.1
     if Stage.QUOTE_RULE_FIRST not in stages:
         pass
     elif _EXCEPTION.match(p.text):

@@ -79,14 +79,8 @@ _AUX = r"(?:does|do|is|are|will|can|would|must|should|did|has|have)"
 _ASKED = (
     re.compile(rf"\bwhat (?:is|are|was|were|will be|would be)\s+{_NP}{_STOP_AFTER}", _I),
     re.compile(rf"^\W*(?:what|which)\s+(?P<np>[a-z][a-z\s'-]*?)\s+{_AUX}\b", _I),
-    re.compile(rf"\bwhat (?:does|do|did)\s+{_NP}\s+(?:say|state|require|provide)\b", _I),
     re.compile(rf"\bhow (?:much|many)\s+(?P<np>[a-z][a-z\s'-]*?)\s+{_AUX}\b", _I),
     re.compile(rf"\bhow (?:long|soon|often|early|late) {_AUX}\s+{_NP}{_STOP_AFTER}", _I),
-    re.compile(  # "how much has the tax rate changed", "by how much did sales grow"
-        rf"\bhow (?:much|far)\s+{_AUX}\s+{_NP}\s+(?:chang|grow|grew|increas|decreas|ris|rose"
-        r"|f[ae]ll|declin|improv|drop|jump)\w*\b",
-        _I,
-    ),
     re.compile(
         r"\b(?:cover|covers|reimburse|reimburses|pay for|pays for|include|includes|allow"
         rf"|allows|offer|offers|give|gives)\s+{_NP}{_STOP_AFTER}",

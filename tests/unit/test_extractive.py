@@ -327,11 +327,11 @@ def test_passages_as_rare_as_each_other_are_all_quoted_whatever_the_run() -> Non
     assert {s[-10:] for s in said[1:]} == {"24 months.", "12 months."}
 
 
-def test_a_document_name_leaves_what_is_asked_with_its_preposition() -> None:
-    """ "the effective tax rate of Corning changed" asks about the rate; with only the name
-    taken out, "changed between FY2021 and FY2022" was read as what was asked."""
+def test_a_document_name_is_not_what_is_asked() -> None:
+    """ "the change in the effective tax rate of Corning" asks about the rate: with the
+    document's name left in, "Corning between FY2021 and FY2022" was read as asked."""
     focus = focus_of(
-        "How much has the effective tax rate of Corning changed between FY2021 and FY2022?",
+        "What was the change in the effective tax rate of Corning between FY2021 and FY2022?",
         ignore=["corning"],
     )
     assert focus.asked == {"effect", "tax", "rate"}
@@ -339,8 +339,6 @@ def test_a_document_name_leaves_what_is_asked_with_its_preposition() -> None:
         "What was the effective tax rate of American Express in 2022?", ignore=["americanexpress"]
     )
     assert not spaced.terms & {"american", "express"}  # the file name runs it together
-    grew = focus_of("By how much did net sales grow in 2022?")
-    assert grew.asked == {"net", "sale"}
 
 
 def test_a_verb_formed_from_an_amount_word_says_what_is_asked() -> None:
