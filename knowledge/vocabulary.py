@@ -31,7 +31,9 @@ _STATEMENT_KEYS = frozenset({"key", "names", "measures", "title_words"})
 _MEASURE_KEYS = frozenset({"asks", "inputs"})
 _SUPPLEMENTARY_KEYS = frozenset({"note_heading", "about_title", "part_title"})
 _DOCUMENT_KEYS = frozenset({"kind_words"})
-_QUESTION_KEYS = frozenset({"period_kinds", "money_words", "document_parts", "list_nouns"})
+_QUESTION_KEYS = frozenset(
+    {"frame_words", "period_kinds", "money_words", "document_parts", "list_nouns"}
+)
 
 
 class VocabularyError(KnowledgeError):
@@ -67,6 +69,7 @@ class Vocabulary:
     about_title: re.Pattern[str] | None = None
     part_title: re.Pattern[str] | None = None
     document_kind_words: frozenset[str] = frozenset()
+    question_frame_words: frozenset[str] = frozenset()  # frame a question, name no topic
     period_kinds: tuple[str, ...] = ()  # "waiting" (period): a question about one asks how long
     money_words: tuple[str, ...] = ()  # "premium", "revenue": a question about one asks how much
     document_parts: re.Pattern[str] | None = None  # "balance sheet": a part a question points to
@@ -134,6 +137,7 @@ class _Pack:
     measures: list[Measure]
     supplementary: dict[str, re.Pattern[str]]
     kind_words: frozenset[str]
+    frame_words: frozenset[str]
     period_kinds: list[str]
     money_words: list[str]
     document_parts: list[re.Pattern[str]]
@@ -166,6 +170,7 @@ def _read_pack(path: Path) -> _Pack:
     kind_words = where.words("[document_names] kind_words", documents.get("kind_words", []))
     questions = where.table("questions", data.get("questions", {}))
     where.keys("[questions]", questions, _QUESTION_KEYS)
+    frame_words = where.words("[questions] frame_words", questions.get("frame_words", []))
     parts = where.words("[questions] document_parts", questions.get("document_parts", []))
     return _Pack(
         path,
@@ -173,6 +178,7 @@ def _read_pack(path: Path) -> _Pack:
         measures,
         {k: where.pattern(f"[supplementary] {k}", v) for k, v in supplementary.items()},
         frozenset(w.lower() for w in kind_words),
+        frozenset(w.lower() for w in frame_words),
         where.words("[questions] period_kinds", questions.get("period_kinds", [])),
         where.words("[questions] money_words", questions.get("money_words", [])),
         [where.pattern("[questions] document_parts", p) for p in parts],
@@ -270,6 +276,7 @@ def _merge(parts: Iterable[_Pack], names: tuple[str, ...]) -> Vocabulary:
     measures: list[Measure] = []
     supplementary: dict[str, list[re.Pattern[str]]] = {}
     kind_words: set[str] = set()
+    frame_words: set[str] = set()
     words: dict[str, list[str]] = {"period": [], "money": [], "list": []}
     document_parts: list[re.Pattern[str]] = []
     for part in parts:
@@ -279,6 +286,7 @@ def _merge(parts: Iterable[_Pack], names: tuple[str, ...]) -> Vocabulary:
         for k, p in part.supplementary.items():
             supplementary.setdefault(k, []).append(p)
         kind_words |= part.kind_words
+        frame_words |= part.frame_words
         for key, more in (
             ("period", part.period_kinds),
             ("money", part.money_words),
@@ -293,6 +301,7 @@ def _merge(parts: Iterable[_Pack], names: tuple[str, ...]) -> Vocabulary:
         about_title=_either(supplementary.get("about_title", [])),
         part_title=_either(supplementary.get("part_title", [])),
         document_kind_words=frozenset(kind_words),
+        question_frame_words=frozenset(frame_words),
         period_kinds=tuple(words["period"]),
         money_words=tuple(words["money"]),
         document_parts=_either(document_parts),

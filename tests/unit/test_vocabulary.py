@@ -177,6 +177,24 @@ def test_an_unknown_pack_name_lists_the_bundled_ones() -> None:
         load_packs(["/nowhere/company.toml"])
 
 
+def test_question_frame_words_come_from_the_packs(tmp_path: Path) -> None:
+    """The word "covered" frames an insurance question ("Is dental treatment covered?") and is no
+    topic: with the bundled packs the clause titled with the topic ranks first; a company
+    whose documents are about what is covered (no pack naming it a frame word) keeps the
+    word as a topic, and its own pack can add frame words."""
+    question = "Is dental treatment covered?"
+    dental = _chunk("dental", "Exclusions > 4.3 Dental treatment", 0.50, "rulebook")
+    covered = _chunk("covered", "Benefits > 3.1 Covered treatment", 0.51, "rulebook")
+    assert rerank([covered, dental], Hints(question))[0].node_id == "dental"
+
+    use_packs(_settings(""))
+    assert rerank([covered, dental], Hints(question))[0].node_id == "covered"
+
+    pack = _pack(tmp_path, '[questions]\nframe_words = ["covered"]\n')
+    use_packs(_settings(str(pack)))
+    assert rerank([covered, dental], Hints(question))[0].node_id == "dental"
+
+
 def test_the_kind_of_answer_a_question_wants_comes_from_the_packs(tmp_path: Path) -> None:
     """A "grace period" question asks how long and is about grace (insurance pack); a
     company's own pack teaches "probation period"; with no pack neither is read as a
