@@ -79,6 +79,7 @@ _AUX = r"(?:does|do|is|are|will|can|would|must|should|did|has|have)"
 _ASKED = (
     re.compile(rf"\bwhat (?:is|are|was|were|will be|would be)\s+{_NP}{_STOP_AFTER}", _I),
     re.compile(rf"^\W*(?:what|which)\s+(?P<np>[a-z][a-z\s'-]*?)\s+{_AUX}\b", _I),
+    re.compile(rf"\bwhat (?:does|do|did)\s+{_NP}\s+(?:say|state|require|provide)\b", _I),
     re.compile(rf"\bhow (?:much|many)\s+(?P<np>[a-z][a-z\s'-]*?)\s+{_AUX}\b", _I),
     re.compile(rf"\bhow (?:long|soon|often|early|late) {_AUX}\s+{_NP}{_STOP_AFTER}", _I),
     re.compile(
