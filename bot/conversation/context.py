@@ -31,7 +31,7 @@ def relevant(chunks: Sequence[Retrieved], question: str) -> list[Retrieved]:
         shared = asked & set(content_words(chunk.text + " " + chunk.title))
         overlapping = bool(asked) and len(shared) / len(asked) >= MIN_SHARED_WORDS
         rare_match = chunk.sparse_rank is not None and chunk.sparse_rank <= TOP_TEXT_RANK
-        titled = chunk.boost >= TITLE_MATCH  # its own title names what was asked
+        titled = chunk.title_match >= TITLE_MATCH  # its own title names what was asked
         if similar or overlapping or rare_match or titled:
             kept.append(chunk)
     return kept

@@ -1,12 +1,12 @@
-"""Reranking fused candidates by what their own clause title says.
+"""What a candidate's own heading says about the question.
 
-A clause's title is the best short summary of it: "How does the policy define a
-'Hospital'?" is answered by "2.22 Hospital", not by "2.23 Hospitalisation" or the preamble
-that mention hospitals more often; "Is dental treatment covered?" by the clause titled
-"Dental treatment or surgery ...". Chunks carry their section path in metadata, so the
-title of each candidate is known without another query; the boost is small next to the
-fused score (cosine similarity plus a scaled full-text rank), enough to order close
-candidates, not to lift an unrelated chunk.
+A table under the financial statement the question names ranks up (the statement boost).
+A clause whose title names what was asked is marked (`title_match`), not ranked up: "How
+does the policy define a 'Hospital'?" is answered by "2.22 Hospital", which the question's
+other words may leave at a low similarity, so the mark keeps it among the sources
+(`bot.conversation.context.relevant`). Ranking by titles let a clause *titled* "waiting
+period" but about other conditions outvote the clause about the condition asked about
+(issue 19), so the title no longer changes the order.
 """
 
 from __future__ import annotations
@@ -56,33 +56,34 @@ _BOOSTS = frozenset({Stage.TITLE_BOOST, Stage.STATEMENT_BOOST})
 def rerank(
     chunks: Sequence[Retrieved], hints: Hints, stages: frozenset[Stage] = ALL_STAGES
 ) -> list[Retrieved]:
-    """Candidates re-ordered by their score plus the title and definition boosts."""
+    """Candidates re-ordered by their score plus the statement boost, each marked with how
+    far its clause title names the question's topic."""
     topic = set(content_stems(hints.question)) - _frame(active())
     if not topic or not stages & _BOOSTS:
         return list(chunks)
     boosted = []
     for chunk in chunks:
-        boost = _boost(chunk, topic, hints, stages)
-        boosted.append(replace(chunk, score=chunk.score + boost, boost=boost))
+        boost = _statement_boost(chunk, hints, stages)
+        match = _title_match(chunk, topic) if Stage.TITLE_BOOST in stages else 0.0
+        boosted.append(replace(chunk, score=chunk.score + boost, title_match=match))
     return sorted(boosted, key=lambda c: c.score, reverse=True)
 
 
-def _boost(chunk: Retrieved, topic: set[str], hints: Hints, stages: frozenset[Stage]) -> float:
-    title = own_title(chunk.metadata)
-    if not title:
+def _statement_boost(chunk: Retrieved, hints: Hints, stages: frozenset[Stage]) -> float:
+    if chunk.kind != "table" or Stage.STATEMENT_BOOST not in stages:
         return 0.0
-    bonus = 0.0
-    if chunk.kind == "table" and Stage.STATEMENT_BOOST in stages:
-        asked = statements_asked(hints.question)
-        section = str(chunk.metadata.get("section") or "")
-        bonus += STATEMENT_WEIGHT * statement_weight(section, asked)
-    stems = set(content_stems(title))
-    if topic and stems and Stage.TITLE_BOOST in stages:
-        shared = topic & stems
-        bonus += TITLE_WEIGHT * len(shared) / len(topic)
-        if shared and stems <= topic:
-            bonus += WHOLE_TITLE_WEIGHT
-    return bonus
+    section = str(chunk.metadata.get("section") or "")
+    return STATEMENT_WEIGHT * statement_weight(section, statements_asked(hints.question))
+
+
+def _title_match(chunk: Retrieved, topic: set[str]) -> float:
+    """The share of the topic's words in the clause's own title, with a bonus when the
+    title is nothing but asked words."""
+    stems = set(content_stems(own_title(chunk.metadata)))
+    shared = topic & stems
+    if not shared:
+        return 0.0
+    return TITLE_WEIGHT * len(shared) / len(topic) + (WHOLE_TITLE_WEIGHT if stems <= topic else 0.0)
 
 
 def own_title(metadata: Mapping[str, object]) -> str:

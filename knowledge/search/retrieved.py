@@ -33,7 +33,7 @@ class Retrieved:
     dense_rank: int | None
     sparse_rank: int | None
     dense_similarity: float | None = None  # cosine similarity, when the dense search found it
-    boost: float = 0.0  # what its clause title added (see knowledge.search.ranking)
+    title_match: float = 0.0  # how far its clause title names the question (search.ranking)
 
 
 @dataclass
