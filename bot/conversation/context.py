@@ -14,7 +14,7 @@ from knowledge.search.retrieved import Retrieved
 MIN_DENSE_SIMILARITY = 0.35  # below this, a dense-only hit is not about the question
 MIN_SHARED_WORDS = 0.5  # or: at least half the question's content words appear in it
 TOP_TEXT_RANK = 2  # or: it is among the best full-text matches
-TITLE_MATCH = 0.1  # or: its clause title matched the question this much (knowledge.search.ranking)
+TITLE_MATCH = 0.1  # or: its heading matched the question this much (knowledge.search.ranking)
 
 
 def relevant(chunks: Sequence[Retrieved], question: str) -> list[Retrieved]:
@@ -31,7 +31,7 @@ def relevant(chunks: Sequence[Retrieved], question: str) -> list[Retrieved]:
         shared = asked & set(content_words(chunk.text + " " + chunk.title))
         overlapping = bool(asked) and len(shared) / len(asked) >= MIN_SHARED_WORDS
         rare_match = chunk.sparse_rank is not None and chunk.sparse_rank <= TOP_TEXT_RANK
-        titled = chunk.title_match >= TITLE_MATCH  # its own title names what was asked
+        titled = chunk.boost + chunk.title_match >= TITLE_MATCH  # its heading names what was asked
         if similar or overlapping or rare_match or titled:
             kept.append(chunk)
     return kept

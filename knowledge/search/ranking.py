@@ -65,7 +65,7 @@ def rerank(
     for chunk in chunks:
         boost = _statement_boost(chunk, hints, stages)
         match = _title_match(chunk, topic) if Stage.TITLE_BOOST in stages else 0.0
-        boosted.append(replace(chunk, score=chunk.score + boost, title_match=match))
+        boosted.append(replace(chunk, score=chunk.score + boost, boost=boost, title_match=match))
     return sorted(boosted, key=lambda c: c.score, reverse=True)
 
 
