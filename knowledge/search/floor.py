@@ -1,8 +1,8 @@
 """The dense floor: the stages above the core may reorder and add, but the chunks plain
 dense search ranks first are never cut (issue 19: knowbot never loses to its own core).
 
-A stage can fill a budget with parts of one table, or rank a titled clause about other
-things above the passage that answers: without the floor the cut then drops what plain
+A stage can fill a budget with parts of one table, or rank other passages above the one
+that answers: without the floor the cut then drops what plain
 dense search would have listed. How many of the densest chunks the floor holds is fitted
 (`python -m benchmarks.fit_retrieval --number floor`)."""
 

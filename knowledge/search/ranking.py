@@ -50,7 +50,7 @@ def _frame(vocabulary: Vocabulary) -> frozenset[str]:
     return frozenset(content_stems(words))
 
 
-_BOOSTS = frozenset({Stage.TITLE_BOOST, Stage.STATEMENT_BOOST})
+_HEADINGS = frozenset({Stage.TITLE_MATCH, Stage.STATEMENT_BOOST})
 
 
 def rerank(
@@ -59,12 +59,12 @@ def rerank(
     """Candidates re-ordered by their score plus the statement boost, each marked with how
     far its clause title names the question's topic."""
     topic = set(content_stems(hints.question)) - _frame(active())
-    if not topic or not stages & _BOOSTS:
+    if not topic or not stages & _HEADINGS:
         return list(chunks)
     boosted = []
     for chunk in chunks:
         boost = _statement_boost(chunk, hints, stages)
-        match = _title_match(chunk, topic) if Stage.TITLE_BOOST in stages else 0.0
+        match = _title_match(chunk, topic) if Stage.TITLE_MATCH in stages else 0.0
         boosted.append(replace(chunk, score=chunk.score + boost, boost=boost, title_match=match))
     return sorted(boosted, key=lambda c: c.score, reverse=True)
 

@@ -1,6 +1,6 @@
 """The one retriever the pipeline calls, as a chain a question passes once: the core
 (dense pgvector HNSW search beside Postgres full text, fused by score), then the statement
-tables stage, title ranking, the cut (one per clause, deduplicated, budgeted per kind of
+tables stage, the statement boost, the cut (one per clause, deduplicated, budgeted per kind of
 source) and widening. Naming (which documents the question names) runs before it, in
 `knowledge.service`."""
 
@@ -60,11 +60,12 @@ class Retriever:
         """Chunks for `query` from `scopes` (and `sources`, when given) that `readers` may
         read (None: all of them), best first.
 
-        mode: hybrid | dense | sparse. Candidates are reranked by their clause titles
-        (`hints`, or the query itself), a clause is kept once, and rulebook hits that are a
-        part of a longer clause come back widened to it. `text_query`: what the full-text leg
-        searches, when it differs from what is embedded. `stages`: those above the core to
-        run (default: this retriever's).
+        mode: hybrid | dense | sparse. Tables under the statement asked about rank up and
+        clauses whose titles name what was asked are marked (`hints`, or the query itself),
+        a clause is kept once, and rulebook hits that are a part of a longer clause come
+        back widened to it. `text_query`: what the full-text leg searches, when it differs
+        from what is embedded. `stages`: those above the core to run (default: this
+        retriever's).
         """
         on = self.stages if stages is None else stages
         timings: dict[str, float] = {}
