@@ -263,7 +263,7 @@ def focus_of(
     frame = _word_set(_GENERIC) | _word_set(_PREDICATES) | _word_set(_AMOUNT_WORDS)
     terms = frozenset(topic_words(text))
     defined = _first_match(_DEFINITION, text, content_words)
-    phrase = _first_match(_ASKED, text, topic_words)
+    phrase = _first_match(_ASKED, text, _beyond_measure) or _first_match(_ASKED, text, topic_words)
     asked = frozenset(topic_words(f"{defined} {phrase}"))
     stripped = _measure_end(active()).sub("", phrase or defined).strip()
     core = stripped or phrase or defined
@@ -297,6 +297,14 @@ def focus_of(
         figure=bool(period.years) and not describes and bool(_WHAT_WAS.match(text)),
         describes=describes,
     )
+
+
+def _beyond_measure(phrase: str) -> list[str]:
+    """The topic words of a phrase less its ending measure. A phrase that is only a
+    measure names the kind of answer wanted, not what it is about: "the waiting period
+    for hernia" is about hernia. A question naming nothing else ("how long is the free
+    look period?") is about the measure."""
+    return topic_words(_measure_end(active()).sub("", phrase))
 
 
 def word_pairs(text: str) -> frozenset[tuple[str, str]]:

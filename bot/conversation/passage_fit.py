@@ -96,12 +96,13 @@ def states_inputs(p: Passage, focus: Focus) -> bool:
 
 
 def states_wanted(p: Passage, focus: Focus) -> bool:
-    """The passage states the kind of quantity asked for; a bare small number ("5 beds")
-    or a year is no amount, a bare large one ("15,000" in a table of limits) is."""
+    """The passage (a list item read with its lead-in: "Two years waiting period:
+    Hernia") states the kind of quantity asked for; a bare small number ("5 beds") or a
+    year is no amount, a bare large one ("15,000" in a table of limits) is."""
     if not focus.wants:
         return True
     wanted = WANTED_KINDS[focus.wants]
-    for q in quantities(p.text):
+    for q in quantities(p.shown() if p.kind == "item" else p.text):
         if q.is_year or (q.kind == "number" and focus.wants == "money" and q.value < 100):
             continue  # "In October 2021" states no amount
         if q.kind in wanted:

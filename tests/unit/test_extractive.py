@@ -378,3 +378,35 @@ def test_a_date_beside_an_amount_is_not_a_range_holding_the_amount_asked() -> No
     )
     bullets = extractive_answer("Who approves a claim of $50,000?", [approvals])
     assert bullets[0].text.startswith("The claims committee approves")
+
+
+def test_a_condition_asked_with_its_waiting_period_is_answered_from_its_own_list() -> None:
+    """ "What is the waiting period for X?" is about X; "waiting period" only says a
+    duration is wanted. X's own list, read with its lead-in ("Table B. Four years waiting
+    period: ..."), answers it, not the headings of the other lists or the definition of a
+    waiting period."""
+    rulebook = (
+        "6.3 Specified disease waiting period\n"
+        "Expenses related to the treatment of the listed conditions shall be excluded until "
+        "the expiry of 24 months or 48 months of continuous coverage, as listed below.\n"
+        "Table A. Two years waiting period\n"
+        "1. Hernia of all types 2. Polycystic ovarian disease\n"
+        "Table B. Four years waiting period\n"
+        "1. Age-related osteoporosis\n"
+    )
+    definition = (
+        "56. Waiting period means a period from the inception of this policy during which "
+        "specified diseases are not covered."
+    )
+    sources = [_rulebook(1, rulebook), _rulebook(2, definition)]
+    question = "What is the waiting period for osteoporosis?"
+    assert focus_of(question).asked == {"osteoporosi"}
+    bullets = extractive_answer(question, sources)
+    assert [b.text for b in bullets] == [
+        "Table B. Four years waiting period: Age-related osteoporosis"
+    ]
+    bullets = extractive_answer(
+        "What is the waiting period for polycystic ovarian disease?", sources
+    )
+    assert bullets[0].text.startswith("Table A. Two years waiting period: "), bullets
+    assert not any("Four years" in b.text for b in bullets), bullets
