@@ -2,8 +2,8 @@
 dense search ranks first are never cut (issue 19: knowbot never loses to its own core).
 
 A stage can fill a budget with parts of one table, or rank other passages above the one
-that answers: without the floor the cut then drops what plain
-dense search would have listed. How many of the densest chunks the floor holds is fitted
+that answers: without the floor the cut then drops what plain dense search would have
+listed. How many of the densest chunks the floor holds is fitted
 (`python -m benchmarks.fit_retrieval --number floor`)."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The one retriever the pipeline calls, as a chain a question passes once: the core
 (dense pgvector HNSW search beside Postgres full text, fused by score), then the statement
-tables stage, the statement boost, the cut (one per clause, deduplicated, budgeted per kind of
-source) and widening. Naming (which documents the question names) runs before it, in
+tables stage, the statement boost, the cut (one per clause, deduplicated, budgeted per
+kind of source) and widening. Naming (which documents the question names) runs before it, in
 `knowledge.service`."""
 
 from __future__ import annotations
