@@ -58,6 +58,9 @@ _STOP_AFTER = (
     r"|after|before|per|to|and am|and is|and are|and what|and how|and can|and do|and does)\b"
     r"|\s*[?,.;:!]|\s*$)"
 )
+# After a verb or measure that frames it, the phrase runs on through "of" and "from" ("the
+# cost of hearing aids", "an injury from scuba diving"): they join its words.
+_PHRASE_END = _STOP_AFTER.replace("|of|", "|").replace("|from|", "|")
 _NP = r"(?:(?:a|an|the|my|our|your|any|his|her|their)\s+)?(?P<np>[^?,.;:!]+?)"
 _DEFINITION = (
     re.compile(
@@ -84,7 +87,7 @@ _ASKED = (
     re.compile(rf"\bhow (?:long|soon|often|early|late) {_AUX}\s+{_NP}{_STOP_AFTER}", _I),
     re.compile(
         r"\b(?:cover|covers|reimburse|reimburses|pay for|pays for|include|includes|allow"
-        rf"|allows|offer|offers|give|gives)\s+{_NP}{_STOP_AFTER}",
+        rf"|allows|offer|offers|give|gives)\s+{_NP}{_PHRASE_END}",
         _I,
     ),
     re.compile(
@@ -92,14 +95,14 @@ _ASKED = (
         r"|reimbursed|admissible|paid)\b",
         _I,
     ),
-    re.compile(
+    re.compile(  # "the waiting period for treatment of depression": the whole phrase
         r"\b(?:limit|cap|amount|charges?|fee|rate|ratio|period) (?:on|for|of)\s+"
-        rf"{_NP}{_STOP_AFTER}",
+        rf"{_NP}{_PHRASE_END}",
         _I,
     ),
     re.compile(
         r"\b(?:claim|claims|apply|eligible|qualify|covered|insured|paid|reimbursed|compensated)"
-        rf" for\s+{_NP}{_STOP_AFTER}",
+        rf" for\s+{_NP}{_PHRASE_END}",
         _I,
     ),
     re.compile(  # "the value of minority interest", "the change in trade receivables"

@@ -410,3 +410,52 @@ def test_a_condition_asked_with_its_waiting_period_is_answered_from_its_own_list
     )
     assert bullets[0].text.startswith("Table A. Two years waiting period: "), bullets
     assert not any("Four years" in b.text for b in bullets), bullets
+
+
+def test_a_condition_named_after_of_is_what_a_waiting_period_question_asks_about() -> None:
+    """ "The waiting period for treatment of depression" is about depression: the phrase
+    runs on past "of". Read as asking about "treatment", the general clause on the
+    treatment of listed conditions answered it, without naming depression."""
+    rulebook = (
+        "6.3 Specified disease waiting period\n"
+        "Expenses related to the treatment of the listed conditions shall be excluded until "
+        "the expiry of 24 months or 48 months of continuous coverage, as listed below.\n"
+        "Table A. Two years waiting period\n"
+        "1. Hernia of all types 2. Cataract\n"
+        "Table B. Four years waiting period\n"
+        "1. Depression 2. Age-related osteoporosis\n"
+    )
+    day_care = (
+        "2.10 Day care treatment means medical treatment or a surgical procedure undertaken "
+        "under general or local anaesthesia in a hospital in less than 24 hours."
+    )
+    ambulance = (
+        "3.4 Ambulance\nExpenses for an ambulance taking the insured to a hospital for "
+        "treatment are paid up to Rs. 2,000 per hospitalisation."
+    )
+    sources = [_rulebook(1, rulebook), _rulebook(2, day_care), _rulebook(3, ambulance)]
+    question = "What is the waiting period for treatment of depression?"
+    assert focus_of(question).head == "depress"
+    bullets = extractive_answer(question, sources)
+    assert bullets[0].text.startswith("Table B. Four years waiting period: "), bullets
+    assert "Depression" in bullets[0].text
+
+
+def test_what_a_cover_question_names_runs_on_past_from() -> None:
+    """ "Will it pay for an injury from scuba diving?" is about scuba diving injuries. Read
+    as asking about "an injury", the answer had to name an injury, so the clause covering
+    any injury in hospital answered it; the exclusion naming scuba diving is what answers."""
+    cover = _rulebook(
+        1,
+        "3.1 In-patient care\nThe company pays the medical expenses of a hospitalisation for "
+        "an illness or injury of more than 24 hours, up to the sum insured.",
+    )
+    exclusion = _rulebook(
+        2,
+        "7.9 Hazardous sports\nExpenses of treatment arising from taking part in adventure "
+        "sports, such as para-jumping, rock climbing or scuba diving, are excluded.",
+    )
+    question = "Will the policy pay for an injury from scuba diving?"
+    assert {"scuba", "dive"} <= focus_of(question).asked
+    bullets = extractive_answer(question, [cover, exclusion])
+    assert "scuba diving" in bullets[0].text, bullets
