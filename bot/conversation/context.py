@@ -9,12 +9,13 @@ from collections.abc import Sequence
 from bot.conversation.text import content_words
 from bot.conversation.types import Expansion, Source
 from knowledge.documents import GlossaryEntry, Triple
+from knowledge.search.ranking import frame_stems
 from knowledge.search.retrieved import Retrieved
 
 MIN_DENSE_SIMILARITY = 0.35  # below this, a dense-only hit is not about the question
 MIN_SHARED_WORDS = 0.5  # or: at least half the question's content words appear in it
 TOP_TEXT_RANK = 2  # or: it is among the best full-text matches
-TITLE_MATCH = 0.1  # or: its heading matched the question this much (knowledge.search.ranking)
+STATEMENT_BOOST = 0.1  # or: it is a table of the statement asked about (knowledge.search.ranking)
 
 
 def relevant(chunks: Sequence[Retrieved], question: str) -> list[Retrieved]:
@@ -22,17 +23,21 @@ def relevant(chunks: Sequence[Retrieved], question: str) -> list[Retrieved]:
 
     A top full-text hit stays even when it shares few of a long question's words: the
     full-text search ranks by the rarest words, and one rare word ("hydrocele") in a
-    chatty question can be all that names the clause.
+    chatty question can be all that names the clause. A chunk naming everything the
+    question is about stays too, however few of its framing words it shares: "How does the
+    policy define a 'Hospital'?" is about hospitals, and so is the definition of one.
     """
     asked = set(content_words(question))
+    topic = asked - frame_stems()
     kept = []
     for chunk in chunks:
+        said = set(content_words(chunk.text + " " + chunk.title))
         similar = (chunk.dense_similarity or 0.0) >= MIN_DENSE_SIMILARITY
-        shared = asked & set(content_words(chunk.text + " " + chunk.title))
-        overlapping = bool(asked) and len(shared) / len(asked) >= MIN_SHARED_WORDS
+        overlapping = bool(asked) and len(asked & said) / len(asked) >= MIN_SHARED_WORDS
+        topical = bool(topic) and topic <= said
         rare_match = chunk.sparse_rank is not None and chunk.sparse_rank <= TOP_TEXT_RANK
-        titled = chunk.boost + chunk.title_match >= TITLE_MATCH  # its heading names what was asked
-        if similar or overlapping or rare_match or titled:
+        statement = chunk.boost >= STATEMENT_BOOST
+        if similar or overlapping or topical or rare_match or statement:
             kept.append(chunk)
     return kept
 

@@ -34,7 +34,6 @@ class Retrieved:
     sparse_rank: int | None
     dense_similarity: float | None = None  # cosine similarity, when the dense search found it
     boost: float = 0.0  # what its heading added to the score: the statement boost (search.ranking)
-    title_match: float = 0.0  # how far its clause title names the question (search.ranking)
 
 
 @dataclass

@@ -18,7 +18,6 @@ class Stage(StrEnum):
     STATEMENT_TABLES = "statement_tables"  # the statement asked about joins by its heading
     STATEMENT_BOOST = "statement_boost"  # a table under the statement asked about ranks up
     TEXT_RANKS = "text_ranks"  # dense hits past the full-text cut keep their words' rank
-    TITLE_MATCH = "title_match"  # a clause whose own title names what was asked is kept
     WIDEN = "widen"  # one hit per stretch of a clause, with its neighbouring parts
     DENSE_FLOOR = "dense_floor"  # the core's densest chunks are never cut (see floor.py)
     RELEVANT = "relevant"  # chunks matching neither by meaning nor by words reach no answer
