@@ -118,7 +118,7 @@ _DURATION_ASKED = (
 )
 _MONEY_ASKED = (
     r"\bhow much\b|\b(?:limits?|caps?|amounts?|costs?|prices?|fees?|charges?"
-    r"|maximum|minimum|payable|pay(?:s|out)?|refund|expenses?|spending)\b"
+    r"|payable|pay(?:s|out)?|refund|expenses?|spending)\b"
 )
 
 
@@ -134,6 +134,7 @@ def _answer_kinds(vocabulary: Vocabulary) -> tuple[tuple[str, re.Pattern[str]], 
         ("percent", re.compile(r"\bpercent(?:age)?\b|\bwhat (?:rate|share|proportion)\b|%", _I)),
         ("money", re.compile(money, _I)),
         ("number", re.compile(r"\bhow many\b|\bwhat (?:age|number)\b|\bhow old\b|\bratio\b", _I)),
+        ("quantity", re.compile(r"\b(?:maximum|minimum)\b", _I)),  # of any kind: "minimum stay"
     )
 
 
@@ -143,6 +144,7 @@ WANTED_KINDS = {
     "money": {"money", "percent", "fraction", "number"},
     "percent": {"percent", "fraction"},
     "number": {"number", "percent", "fraction"},
+    "quantity": {"duration", "money", "percent", "fraction", "number"},
 }
 # Questions about what a thing is, holds or depends on, or how it is worked out: the
 # answer is a description, even when the thing is an amount ("what constitutes audit fees?").
@@ -232,7 +234,7 @@ class Focus:
     head: str  # the stem that phrase is about ("ratio"): an answer must speak of it
     head_word: str  # ... as the question wrote it
     defined: str  # the term a definition question asks about ("hospital"), else ""
-    wants: str  # "duration" | "money" | "percent" | "number" | ""
+    wants: str  # "duration" | "money" | "percent" | "number" | "quantity" (any) | ""
     stated: tuple[Quantity, ...]  # quantities it gives ("Rs 5 lakh", "age 62"), not years asked
     ids: tuple[IdName, ...]  # "Plan B"
     listing: bool  # asks for a list

@@ -459,3 +459,17 @@ def test_what_a_cover_question_names_runs_on_past_from() -> None:
     assert {"scuba", "dive"} <= focus_of(question).asked
     bullets = extractive_answer(question, [cover, exclusion])
     assert "scuba diving" in bullets[0].text, bullets
+
+
+def test_a_minimum_asked_is_answered_by_a_quantity_of_any_kind() -> None:
+    """ "What is the minimum hospital stay?" asks for a duration, not an amount of money:
+    "minimum" and "maximum" bound any quantity. Read as asking for money, no line stating
+    the stay answered it, and the question was declined."""
+    stay = _rulebook(
+        1,
+        "3.1 In-patient care\nHospitalisation is covered only for a hospital stay of at "
+        "least 24 consecutive hours.",
+    )
+    copay = _rulebook(2, "3.5 Co-payment\nA co-payment of Rs. 500 applies to each claim.")
+    bullets = extractive_answer("What is the minimum hospital stay for a claim?", [stay, copay])
+    assert bullets and "24 consecutive hours" in bullets[0].text, bullets
