@@ -53,14 +53,22 @@ _PREDICATES = (
 _PRONOUN_WORDS = "it this that these those they them he she him her its their"
 _PRONOUNS = frozenset(_PRONOUN_WORDS.split())
 _I = re.IGNORECASE
-_STOP_AFTER = (
-    r"(?=\s+(?:under|in|for|of|on|with|within|if|when|during|from|as per|according to|by|at"
-    r"|after|before|per|to|and am|and is|and are|and what|and how|and can|and do|and does)\b"
-    r"|\s*[?,.;:!]|\s*$)"
-)
+# Words before which an asked phrase ends ("the room rent | under Plan B").
+_ENDS = (
+    "under", "in", "for", "of", "on", "with", "within", "if", "when", "during", "from",
+    "as per", "according to", "by", "at", "after", "before", "per", "to", "and am", "and is",
+    "and are", "and what", "and how", "and can", "and do", "and does",
+)  # fmt: skip
+
+
+def _ending(ends: Iterable[str]) -> str:
+    return rf"(?=\s+(?:{'|'.join(ends)})\b|\s*[?,.;:!]|\s*$)"
+
+
+_STOP_AFTER = _ending(_ENDS)
 # After a verb or measure that frames it, the phrase runs on through "of" and "from" ("the
 # cost of hearing aids", "an injury from scuba diving"): they join its words.
-_PHRASE_END = _STOP_AFTER.replace("|of|", "|").replace("|from|", "|")
+_PHRASE_END = _ending(w for w in _ENDS if w not in ("of", "from"))
 _NP = r"(?:(?:a|an|the|my|our|your|any|his|her|their)\s+)?(?P<np>[^?,.;:!]+?)"
 _DEFINITION = (
     re.compile(

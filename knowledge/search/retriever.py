@@ -60,12 +60,11 @@ class Retriever:
         """Chunks for `query` from `scopes` (and `sources`, when given) that `readers` may
         read (None: all of them), best first.
 
-        mode: hybrid | dense | sparse. Tables under the statement asked about rank up and
-        clauses whose titles name what was asked are marked (`hints`, or the query itself),
-        a clause is kept once, and rulebook hits that are a part of a longer clause come
-        back widened to it. `text_query`: what the full-text leg searches, when it differs
-        from what is embedded. `stages`: those above the core to run (default: this
-        retriever's).
+        mode: hybrid | dense | sparse. Tables under the statement asked about rank up
+        (`hints`, or the query itself), a clause is kept once, and rulebook hits that are a
+        part of a longer clause come back widened to it. `text_query`: what the full-text
+        leg searches, when it differs from what is embedded. `stages`: those above the core
+        to run (default: this retriever's).
         """
         on = self.stages if stages is None else stages
         timings: dict[str, float] = {}
