@@ -4,9 +4,9 @@ This keeps the bot useful when no LLM is configured (or the LLM is down): each b
 sentence, list item, table line or row taken verbatim from a retrieved source (led by the
 clause it belongs to when it would not stand alone), so it can be wrong only by being
 off-topic, never by inventing a number. Being off-topic is what this module works
-against: the passage that answers comes first, passages about another plan or outside a
-stated range are dropped, and when no passage speaks to what was asked the answer says so
-instead of quoting loosely related text.
+against: the passage that answers comes first, passages about another plan are dropped,
+and when no passage speaks to what was asked the answer says so instead of quoting
+loosely related text.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from bot.conversation.passage_fit import (
     input_of,
     phrase_bonus,
     quantity_bonus,
-    range_fit,
     statement_bonus,
     states_inputs,
     states_wanted,
@@ -97,10 +96,9 @@ def quote(
 
     A passage is weighed by the question's topic words it (and the clause it belongs to)
     holds, each word weighted by how rare it is across the sources; the phrase asked for
-    counts extra. A passage gains for carrying the kind of quantity asked for, for a table
-    row whose range holds a quantity the question states, for coming early in its clause
-    (the rule before its exceptions) and from a better-ranked source. Rows outside a stated
-    range and passages about a sibling of an asked id ("Plan C" for "Plan B") are dropped.
+    counts extra. A passage gains for carrying the kind of quantity asked for, for coming
+    early in its clause (the rule before its exceptions) and from a better-ranked source.
+    Passages about a sibling of an asked id ("Plan C" for "Plan B") are dropped.
     `likeness` (the embedding model's similarity to the question) reorders the best of
     them by meaning: "What industry does it operate in?" is answered by "a global leader
     in packaging", which shares no word with it. A question using a word the knowledge
@@ -120,10 +118,9 @@ def quote(
     candidates = [p for rank, s in enumerate(sources) for p in passages(s, rank)]
     weights = _weights(terms, focus, sources)
     scored = [
-        s
+        _score(p, focus, weights, len(sources), stages)
         for p in candidates
         if _eligible(p, terms, focus, stages)
-        and (s := _score(p, focus, weights, len(sources), stages))
     ]
     if not scored:
         return Quoted([], False, "no passage in the sources speaks to the question", related)
@@ -172,16 +169,13 @@ def _eligible(p: Passage, terms: frozenset[str], focus: Focus, stages: frozenset
 
 def _score(
     p: Passage, focus: Focus, weights: dict[str, float], n: int, stages: frozenset[Stage]
-) -> _Scored | None:
+) -> _Scored:
     total = sum(weights.values()) or 1.0
     own = sum(w for t, w in weights.items() if t in p.stems) / total
     context = sum(w for t, w in weights.items() if t in p.context_stems) / total
     above = p.path_stems - p.stems - p.context_stems  # the headings the clause sits under
     lexical = own + 0.6 * context + 0.3 * sum(w for t, w in weights.items() if t in above) / total
-    fit = range_fit(p, focus) if Stage.QUOTE_RANGE in stages else 0.0
-    if fit < 0:
-        return None  # a row for another band than the one the question states
-    score = lexical + 0.5 * fit
+    score = lexical
     score += quantity_bonus(p, focus) if Stage.QUOTE_QUANTITY in stages else 0.0
     score += 0.1 * (1 - p.rank / n) - 0.015 * min(p.position, 6)
     score += definition_bonus(p, focus) if Stage.QUOTE_DEFINITION in stages else 0.0

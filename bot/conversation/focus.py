@@ -1,10 +1,9 @@
 """What a question asks about, read without a model: its topic words, the phrase it asks
-for, the kind of answer it wants, the quantities and ids it states.
+for, the kind of answer it wants, the period and ids it names.
 
-"My sum insured is Rs 5 lakh. How much will the policy pay for in-patient AYUSH
-treatment?" asks for an amount (money), about AYUSH treatment, for a sum insured of
-5 lakh; a passage that answers it names AYUSH treatment, carries an amount, and — in a
-table by sum insured — sits on the row whose range holds 5 lakh. Everything here is
+"How much will the policy pay for in-patient AYUSH treatment under Plan B?" asks for an
+amount (money), about AYUSH treatment, for Plan B; a passage that answers it names AYUSH
+treatment, carries an amount, and is not about another plan. Everything here is
 surface English (no tagger exists offline), written for questions in general, not for
 any one document.
 """
@@ -18,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 from bot.conversation.periods import Period, period_asked
-from bot.conversation.quantities import Quantity, merged, quantities
+from bot.conversation.quantities import quantities
 from bot.conversation.text import content_words
 from knowledge.search.naming import spaced
 from knowledge.vocabulary import Vocabulary, active, phrase_pattern
@@ -243,7 +242,6 @@ class Focus:
     head_word: str  # ... as the question wrote it
     defined: str  # the term a definition question asks about ("hospital"), else ""
     wants: str  # "duration" | "money" | "percent" | "number" | "quantity" (any) | ""
-    stated: tuple[Quantity, ...]  # quantities it gives ("Rs 5 lakh", "age 62"), not years asked
     ids: tuple[IdName, ...]  # "Plan B"
     listing: bool  # asks for a list
     unknown: frozenset[str] = frozenset()  # asked words the knowledge never uses
@@ -297,7 +295,6 @@ def focus_of(
         head_word=heads[-1][1] if heads else "",
         defined=defined.lower(),
         wants=_wants(text),
-        stated=_stated(text, period),
         ids=tuple(_ids(text)),
         listing=bool(_listing(active()).search(text)),
         unknown=unknown,
@@ -425,12 +422,6 @@ def _wants(text: str) -> str:
         if pattern.search(text):
             return kind
     return ""
-
-
-def _stated(text: str, period: Period) -> tuple[Quantity, ...]:
-    """The quantities the question gives, except the years of the period it asks about:
-    "Q2'2023" names when, not an amount a table row's range should hold."""
-    return tuple(q for q in merged(quantities(text)) if not (q.is_year and q.value in period.years))
 
 
 def _describes(text: str) -> bool:

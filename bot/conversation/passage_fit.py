@@ -7,7 +7,7 @@ import re
 
 from bot.conversation.focus import WANTED_KINDS, Focus, states_loosely, word_pairs
 from bot.conversation.passages import Passage
-from bot.conversation.quantities import Quantity, Range, quantities, ranges
+from bot.conversation.quantities import quantities
 from bot.conversation.text import content_words
 from knowledge.search.statements import measure_inputs, statement_weight, statements_asked
 
@@ -18,33 +18,6 @@ def quantity_bonus(p: Passage, focus: Focus) -> float:
     if not focus.wants:
         return 0.0
     return 0.2 if states_wanted(p, focus) else -0.05
-
-
-def range_fit(p: Passage, focus: Focus) -> float:
-    """For a table row: +1 when its label's range holds a quantity the question states,
-    -1 (dropped) when it holds none of them. For prose, +1 when a stated condition's range
-    holds it ("within 30 days" for "two weeks ago"), +0.5 when it bounds the same kind of
-    quantity ("above Rs. 3 Lacs" for "Rs 3 lakh"): it speaks to the condition asked about."""
-    if not focus.stated:
-        return 0.0
-    found = ranges(p.label if p.kind == "row" else p.text)
-    relevant = [(r, q) for r in found for q in focus.stated if _comparable(r, q)]
-    if not relevant:
-        return 0.0
-    if any(r.contains(q) for r, q in relevant):
-        return 1.0
-    return -1.0 if p.kind == "row" else 0.5
-
-
-def _comparable(r: Range, q: Quantity) -> bool:
-    """Bounds that measure what `q` measures: an amount written without its currency is
-    one only when it is large ("3,00,000"), a bare number is an age in years."""
-    if r.kind == q.kind:
-        return True
-    if {r.kind, q.kind} <= {"money", "number"}:
-        bounds = [b for b in (r.low, r.high) if b is not None]
-        return all(b >= 1000 for b in bounds)
-    return r.kind == "duration" and q.kind == "number"
 
 
 def phrase_bonus(p: Passage, focus: Focus) -> float:

@@ -1,8 +1,8 @@
-"""Numbers as quantities: a value with its kind (days, money, percent ...), and ranges.
+"""Numbers as quantities: a value with its kind (days, money, percent ...).
 
 "30 days", "thirty (30) days", "Rs. 5,000/-", "₹ 10L", "2% of Sum Insured" and "three
-months" are quantities a reader compares by meaning: "two months" falls in "> one month
-and upto three months", "Rs 10 lakh" in "Rs. 5 Lacs and Above", and "7%" is not "7 Lac".
+months" are quantities a reader compares by meaning: "3 months" is "90 days", and "7%" is
+not "7 Lac".
 Everything here is pure and offline.
 """
 
@@ -263,112 +263,6 @@ def merged(found: list[Quantity]) -> list[Quantity]:
             continue
         out.append(q)
     return out
-
-
-# ---- ranges ---------------------------------------------------------------------------------
-
-_LOW_OPEN = r"(?:>|more than|above|over|exceeding|beyond|greater than|in excess of)"
-_HIGH = (
-    r"(?:<=?|≤|less than|below|under|up\s?to|upto|not exceeding|not more than|within"
-    r"|maximum of|max\.?)"
-)
-_LOW_CLOSED = r"(?:>=|≥|at least|minimum of|min\.?|from|not less than)"
-_OPEN_END = r"(?:and above|and more|or more|or above|onwards|and over|\+)"
-
-
-@dataclass(frozen=True)
-class Range:
-    """Bounds on one kind of quantity; None is unbounded."""
-
-    kind: str
-    low: float | None
-    high: float | None
-    low_inclusive: bool = True
-    high_inclusive: bool = True
-    unit: float = 1.0  # base units per written unit: 365 for "18 to 65 years"
-
-    def contains(self, q: Quantity) -> bool:
-        """Whether `q` falls inside; a bare number is read in the range's own unit
-        ("my father is 78" against "18 to 65 years")."""
-        v = q.value
-        if q.kind == "number" and self.kind == "duration":
-            v = q.value * self.unit
-        elif not Quantity(0.0, self.kind, 0, 0, "").same_kind(q):
-            return False
-        if self.low is not None and (v < self.low or (v == self.low and not self.low_inclusive)):
-            return False
-        return not (
-            self.high is not None
-            and (v > self.high or (v == self.high and not self.high_inclusive))
-        )
-
-
-def ranges(text: str) -> list[Range]:
-    """Ranges a text states: "< Rs. 5 Lacs", "Rs. 5 Lacs and Above", ">3,00,000 to
-    15,00,000", "> one month and upto three months", "between 18 and 65 years"."""
-    found = merged(quantities(text))
-    out: list[Range] = []
-    used: set[int] = set()
-    for i, q in enumerate(found):
-        if i in used:
-            continue
-        before = text[max(0, q.start - 24) : q.start].lower()
-        nxt = found[i + 1] if i + 1 < len(found) else None
-        between = text[q.end : nxt.start].lower() if nxt else ""
-        after = text[q.end : q.end + 14].lower()
-        if nxt and _joins(between) and _compatible(q, nxt):
-            kind = _shared_kind(q, nxt)
-            low_open = bool(re.search(rf"{_LOW_OPEN}\s*$", before))
-            high_open = bool(re.search(r"(?:<|less than|below|under)\s*$", between))
-            out.append(
-                Range(kind, _as(q, nxt), _as(nxt, q), not low_open, not high_open, _unit(nxt))
-            )
-            used.add(i + 1)
-        elif re.search(rf"{_LOW_OPEN}\s*$", before):
-            out.append(Range(q.kind, q.value, None, low_inclusive=False, unit=_unit(q)))
-        elif re.search(rf"{_LOW_CLOSED}\s*$", before) or re.match(rf"\s*{_OPEN_END}", after):
-            out.append(Range(q.kind, q.value, None, unit=_unit(q)))
-        elif re.search(rf"{_HIGH}\s*$", before):
-            strict = bool(re.search(r"(?:<|less than|below|under)\s*$", before))
-            out.append(Range(q.kind, None, q.value, high_inclusive=not strict, unit=_unit(q)))
-    return out
-
-
-def _joins(between: str) -> bool:
-    """Words between two bounds of one range: "to", "-", "and upto", "and"."""
-    return bool(re.fullmatch(rf"\s*(?:to|-|–|and|and\s+{_HIGH}|&)\s*", between))
-
-
-def _compatible(a: Quantity, b: Quantity) -> bool:
-    """Bounds of one range: the same kind, or a bare number beside a unit ("3 to 6 months");
-    a year pairs only with a year ("July 2, 2023 and $94 million" is no range)."""
-    if a.is_year != b.is_year:
-        return False
-    return a.same_kind(b) or "number" in (a.kind, b.kind)
-
-
-def _shared_kind(a: Quantity, b: Quantity) -> str:
-    return b.kind if a.kind == "number" else a.kind
-
-
-def _as(q: Quantity, other: Quantity) -> float:
-    """A bound whose unit is only written on the other bound ("3 to 6 months")."""
-    if q.kind == "number" and other.kind == "duration":
-        unit = other.value / max(_plain(other), 1e-9)
-        return q.value * unit
-    return q.value
-
-
-def _unit(q: Quantity) -> float:
-    return q.value / max(_plain(q), 1e-9) if q.kind == "duration" else 1.0
-
-
-def _plain(q: Quantity) -> float:
-    digits = re.search(r"\d[\d,]*(?:\.\d+)?", q.text)
-    if digits:
-        return float(digits.group(0).replace(",", ""))
-    words = re.match(_SPELLED, q.text, re.IGNORECASE)
-    return float(_spelled_value(words.group(0))) if words else q.value
 
 
 def figure_row(text: str) -> bool:

@@ -25,7 +25,6 @@ class Stage(StrEnum):
     QUOTE_MEANING = "quote_meaning"  # the passages closest in meaning to the question first
     QUOTE_PHRASE = "quote_phrase"  # the question's phrases found as phrases
     QUOTE_QUANTITY = "quote_quantity"  # a passage stating the kind of quantity asked for
-    QUOTE_RANGE = "quote_range"  # a row whose range holds a quantity the question states
     QUOTE_DEFINITION = "quote_definition"  # "X means ..." for a definition question
     QUOTE_STATEMENT = "quote_statement"  # lines of the statement (or measure inputs) asked
     QUOTE_PERIOD = "quote_period"  # no table line for another period than the one asked
