@@ -26,6 +26,7 @@ from knowledge.vocabulary import Vocabulary, active, phrase_pattern
 _GENERIC = (
     "tell explain know please want need much many long give show list mean get detail details "
     "information question answer kind type option options choice choices find let help like "
+    "definition "
     "would could also exactly actually currently still already ever able per thing things way "
     "something anything "
     "happen happens say says said regarding related case done rs inr usd eur gbp lakh "
@@ -392,7 +393,8 @@ def _first_match(
 
 _TIMING = re.compile(
     r"\b(?:annually|yearly|half-yearly|quarterly|monthly|weekly|daily|every (?:year|quarter"
-    r"|month|week|day)|in advance|in arrears|at the (?:beginning|start|end) of)\b",
+    r"|month|week|day)|in advance|in arrears|at the (?:beginning|start|end) of|on demand"
+    r"|immediately|(?:falls?|becomes?|is|are) due)\b",
     _I,
 )
 

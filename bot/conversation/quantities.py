@@ -34,7 +34,7 @@ _SPELLED = (
     rf"(?:(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(k for k in _ONES if _ONES[k] < 10)}))?"
     rf"|{'|'.join(sorted(_ONES, key=len, reverse=True))})(?:\s+hundred)?"
 )
-_CURRENCY = r"(?:rs\.?|inr|usd|us\$|eur|gbp|[$€£₹])"
+_CURRENCY = r"(?:(?<![a-z])(?:rs\.?|inr|usd|us\$|eur|gbp)|[$€£₹])"  # not "Cove|rs 1"
 _SCALE = r"(?:thousands?|lakhs?|lacs?|crores?|millions?|billions?|trillions?|mn|bn|cr|k|l)"
 _UNIT = r"(?:hours?|hrs?|days?|weeks?|months?|years?|yrs?)"
 _QUANTITY = re.compile(
@@ -45,7 +45,7 @@ _QUANTITY = re.compile(
     rf"(?P<scale>\s?{_SCALE}\b)?"
     r"(?P<dash>\s?/-)?"
     rf"(?P<pct>\s?(?:%|per\s?cent\b|percent\b|basis points?\b|bps\b))?"
-    rf"(?P<unit>\s?{_UNIT}\b['’]?)?",
+    rf"(?P<unit>[\s-]?{_UNIT}\b['’]?)?",
     re.IGNORECASE,
 )
 _CITATION = re.compile(r"\[\d+(?:\s*[-–,;]\s*\d+)*\]")
@@ -98,6 +98,20 @@ class Quantity:
             return False
         return _close(self.raw, other.raw) and not self.kind == other.kind == "duration"
 
+    def _unit_left_out(self, other: Quantity) -> bool:
+        """The same number with its unit of time written on one side only: "older than 75"
+        beside "75 years". (A share is not: "7%" is not the 7 of "6/ 7/ 8 Lac".)"""
+        kinds = {self.kind, other.kind}
+        bare = [q for q in (self, other) if q.kind == "number" and not q.scaled]
+        if (
+            kinds != {"number", "duration"}
+            or len(bare) != 1
+            or self.raw is None
+            or other.raw is None
+        ):
+            return False
+        return _close(self.raw, other.raw)
+
     def same_kind(self, other: Quantity) -> bool:
         if self.kind == other.kind:
             return True
@@ -107,11 +121,11 @@ class Quantity:
     def matches(self, other: Quantity) -> bool:
         """The same quantity: same kind, equal value; a figure written rounded ("1.2
         million", "61.3%") matches the exact one it rounds ("1,234,567", "61.34%")."""
+        if self._unit_left_out(other):
+            return True
         if not self.same_kind(other):
             return False
-        if _close(self.value, other.value):
-            return True
-        if self._same_digits(other):
+        if _close(self.value, other.value) or self._same_digits(other):
             return True
         return self.precision > 0 and abs(self.value - other.value) < self.precision / 2
 
@@ -263,6 +277,16 @@ def merged(found: list[Quantity]) -> list[Quantity]:
             continue
         out.append(q)
     return out
+
+
+def is_date(text: str) -> bool:
+    """A date or a month, not a name ("December", "December 31, 2019", "31 March")."""
+    day = r"\d{1,2}(?:st|nd|rd|th)?"
+    return bool(
+        re.fullmatch(
+            rf"(?:{day}\s+)?{_MONTH}(?:\s+{day})?(?:,?\s+(?:19|20)\d\d)?", text.strip(), re.I
+        )
+    )
 
 
 def figure_row(text: str) -> bool:

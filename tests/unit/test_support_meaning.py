@@ -117,7 +117,12 @@ def test_without_a_similarity_function_shared_words_judge_and_the_rewording_fail
 
 
 def test_a_swapped_entity_is_not_supported_however_close_in_meaning() -> None:
-    swapped = Bullet(REWORDED.text.replace("infertility", "hernia"), (1,))
+    """Another block's disease in the place of the cited one, the rest reworded."""
+    swapped = Bullet(
+        "Under the policy, costs for the treatment of hernia and infertility are not paid for, "
+        "and that extends to assisted conception such as IVF.",
+        (1,),
+    )
     scores = _score([swapped], _meaning())
     assert _level(scores) != Confidence.HIGH
     assert scores.contextual_continuity == 0

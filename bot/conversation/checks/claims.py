@@ -78,7 +78,8 @@ _DOCUMENT = (
 )
 _LEAD_IN = re.compile(
     rf"^(?:(?:according to|per|as per|under|as stated in|in|from) (?:the |this |our |your )?"
-    rf"{_DOCUMENT},\s+|(?:in short|in summary|overall|in brief|briefly|yes|no),\s+"
+    rf"{_DOCUMENT},\s+|(?:in short|in summary|overall|in brief|briefly),\s+"
+    r"|(?:yes|no)(?:[.,:;!]|\s[—–-])\s+"
     rf"|(?:the|this|our) {_DOCUMENT} (?:says|states|notes|shows|explains|reports|specifies"
     rf"|mentions|provides)(?: that)?,?\s+|as the {_DOCUMENT} puts it,\s+)",
     re.IGNORECASE,

@@ -34,7 +34,7 @@ from bot.conversation.entities import entities
 from bot.conversation.focus import WANTED_KINDS, Focus, conflicts, states_loosely
 from bot.conversation.passage_fit import input_of
 from bot.conversation.periods import other_period
-from bot.conversation.quantities import figure_row, quantities, states_figure
+from bot.conversation.quantities import figure_row, is_date, quantities, states_figure
 from bot.conversation.text import content_words, readable
 from bot.conversation.types import Bullet, Source
 
@@ -205,7 +205,9 @@ def _names_spoken(
     names (a plan, a region, an acronym they may spell out), the documents a question
     picks excepted."""
     ignored = focus.ignored if focus is not None else frozenset()
-    named = [n for n in entities(question, terms) if not _names_a_document(n, ignored)]
+    named = [
+        n for n in entities(question, terms) if not (_names_a_document(n, ignored) or is_date(n))
+    ]  # a date is judged as the period asked (other_period)
     if not named:
         return True
     cited = {s.number: s for m in matches for s in m.claim.cited}

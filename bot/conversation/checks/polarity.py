@@ -57,7 +57,8 @@ _ROW_OPPOSITES = (_CONDITIONS, _BOUNDS, *_OPPOSITES[4:])  # conditions first in 
 
 _CLAUSE_BREAK = re.compile(
     r",\s+|;\s*|:\s+|(?<!\bonly)(?<!\bexcept)(?<!\beven)"
-    r"\s+(?=(?:but|or|if|unless|provided|except|whereas|while|and then|and (?:in )?no|and not)\b)",
+    r"\s+(?=(?:but|or|if|unless|provided|except|whereas|while|subject to|and then|and (?:in )?no"
+    r"|and not)\b)",
     _I,
 )
 
@@ -124,9 +125,12 @@ def _same_sense(said: str, written: str, context: str) -> bool:
 
 def _negative(text: str) -> bool:
     """Negated, a negated exclusion being none: "shall not be excluded" is covered."""
-    return bool(_NEGATION.search(_NOT_EXCLUDED.sub(" ", text)))
+    return bool(_NEGATION.search(_NOT_EXCLUDED.sub(" ", _ASIDE.sub(" ", text))))
 
 
+# A parenthesis explains a term ("each claim free year (where no claims are reported)"); its
+# "no" is not the clause's.
+_ASIDE = re.compile(r"\([^()]*\)")
 _NOT_EXCLUDED = re.compile(
     r"\b(?:not|never|no|cannot|won't|isn't|aren't|shan't)\s+(?:\w+\s+){0,2}?(?:excluded"
     r"|excludes|exclude|ineligible|inadmissible|disallowed|denied|barred|prohibited)\b",

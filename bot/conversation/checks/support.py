@@ -6,12 +6,14 @@ that passage shares too little of its words and — when a similarity function i
 (see meaning) — is not close enough to it in meaning either, when one of its numbers is in no cited
 block as the same quantity, when a table figure is dated or named with another cell's
 year, column or row (see cells), when it names a sibling of what the passage names
-("Plan C" beside the row for Plan A), or when it carries a word its cited blocks use somewhere else
-but not here, or that only one other block uses (an entity swapped for another one from
-the same document: "All directors and share-based payments have authority ..." beside
-"All directors and executive management have authority ..."), unless that word says one
-of the passage's own words otherwise ("mainly" for "primarily"), by a word similarity
-fitted so that swapped names stay below it (see _reworded).
+("Plan C" beside the row for Plan A), or when it carries a word that names another thing
+of the retrieved knowledge — a word of a row label, column header, short list item,
+heading or capitalised name — that its passage lacks (an entity swapped for another one
+from the same document: "All directors and share-based payments have authority ..."
+beside "All directors and executive management have authority ..."), unless that word
+says one of the passage's own words otherwise ("mainly" for "primarily"), by a word
+similarity fitted so that swapped names stay below it (see _reworded). The words a
+paraphrase brings ("you get", "the insurer", "receive") name nothing and pass.
 """
 
 from __future__ import annotations
@@ -34,14 +36,15 @@ from bot.conversation.checks.claims import (
 from bot.conversation.checks.meaning import Meaning
 from bot.conversation.checks.numbers import derived
 from bot.conversation.entities import entities
-from bot.conversation.focus import conflicts, ids_in
-from bot.conversation.passages import Passage
+from bot.conversation.focus import conflicts, ids_in, word_pairs
+from bot.conversation.passages import PATH_SEPARATOR, Passage
 from bot.conversation.quantities import Quantity, merged, quantities
 from bot.conversation.text import content_words, framing_words, readable
 from bot.conversation.types import Bullet, Source
 
 MIN_OVERLAP = 0.5  # share of a claim's words its passage (with its context) must hold
 MIN_WORDS = 4  # shorter claims are checked on their numbers and names only
+SHORT_ITEM_WORDS = 8  # a list item this short names a thing ("Hydrocele", "Claim form")
 
 
 @dataclass(frozen=True)
@@ -62,9 +65,11 @@ def citations_hold(
     `meaning`, the claims a word count cannot decide are compared with their best
     passages by meaning, all embedded in one batch."""
     known = tuple(terms)
-    rare = _rare_words(sources)
     everywhere = set().union(*(content_words(readable(s.text)) for s in sources))
     asked = set(content_words(question)) - everywhere  # the asker's own details ("Rs 56,000")
+    names = _names(sources)
+    rare = _rare_words(sources)
+    phrases = frozenset().union(*(word_pairs(readable(x.text)) for x in sources))
     found = claims(bullets, sources)
     if meaning is not None:
         meaning.learn(text for claim in found for text in _compared(claim))
@@ -76,8 +81,7 @@ def citations_hold(
             continue
         match = align(claim, meaning)
         matches.append(match)
-        words = _Words(rare, frozenset(everywhere))
-        if not _supported(match, question, asked, words, known, meaning):
+        if not _supported(match, question, asked, (names, phrases, rare), known, meaning):
             held = False
     return Support(held, matches)
 
@@ -91,23 +95,18 @@ def _compared(claim: Claim) -> list[str]:
     return [claim.text, *map(meant, pool)] if pool else []
 
 
-@dataclass(frozen=True)
-class _Words:
-    rare: frozenset[str]  # used by one source only
-    used: frozenset[str]  # used by any source
-
-
 def _supported(
     match: Match,
     question: str,
     own: set[str],
-    words: _Words,
+    names_phrases: tuple[frozenset[frozenset[str]], frozenset[tuple[str, str]], frozenset[str]],
     terms: Sequence[str],
     meaning: Meaning | None = None,
 ) -> bool:
     if match.passage is None:
         return False
     claim = match.claim
+    names, phrases, rare = names_phrases
     said_words = set(content_words(claim.text))
     if len(said_words) >= MIN_WORDS and not _says_it(match, meaning):
         return False
@@ -116,12 +115,17 @@ def _supported(
     if conflicts(match.said, ids_in(claim.text)):
         return False
     cited = "\n".join(readable(s.text) for s in claim.cited)
-    names = entities(claim.text, terms)
-    if not all(entity_in(cited, name) or entity_in(question, name) for name in names):
+    named = entities(claim.text, terms)
+    if not all(entity_in(cited, name) or entity_in(question, name) for name in named):
         return False
     said = set(content_words(match.said))
     stray = {w for w in said_words - said - own - framing_words() if len(w) > 2}
-    swapped = stray & words.rare | (stray - set(content_words(question))) & words.used
+    capitalised = {w for name in named for w in content_words(name)}
+    swapped = {w for name in names if name <= said_words for w in name & stray}
+    swapped -= {w for w in swapped if frozenset({w}) in names and w not in capitalised}
+    swapped |= {w for pair in word_pairs(claim.text) if pair in phrases for w in pair if w in stray}
+    swapped -= set(content_words(question))
+    swapped |= _in_place_of(claim.text, match.passage.text, stray & rare, rare)
     if swapped and not _reworded(swapped, claim.text, match.said, meaning):
         return False
     if not dated_as_written(claim.text, match.passage.text):
@@ -218,9 +222,35 @@ def _in(passage: Passage) -> list[Quantity]:
     return merged(quantities(f"{passage.context}\n{passage.text}"))
 
 
+def _in_place_of(claim: str, passage: str, candidates: set[str], rare: frozenset[str]) -> set[str]:
+    """The candidate words of the claim that stand where the passage has another rare word,
+    between the same neighbours: "hernia" in "the treatment of hernia and infertility"
+    beside "the treatment of sterility and infertility", "Hernia" in "Hernia treatment is
+    paid ..." beside "Cataract treatment is paid ...". A paraphrase rewords around its
+    words; a word said otherwise ("receiving" for "receipt") shares its first letters."""
+    if not candidates:
+        return set()
+    mine, theirs = content_words(claim), content_words(passage)
+    slots = {
+        _around(theirs, j): word
+        for j, word in enumerate(theirs)
+        if word not in mine and word in rare
+    }
+    return {
+        w
+        for i, w in enumerate(mine)
+        if w in candidates and (other := slots.get(_around(mine, i))) and other[:3] != w[:3]
+    }
+
+
+def _around(words: list[str], i: int) -> tuple[str, str]:
+    """The words either side of words[i] ("" at either end)."""
+    return (words[i - 1] if i else "", words[i + 1] if i + 1 < len(words) else "")
+
+
 def _rare_words(sources: Sequence[Source]) -> frozenset[str]:
     """Words only one source uses: names of particular things (a disease, a plan, a
-    benefit). One of them in a claim beside a passage that lacks it was borrowed."""
+    benefit)."""
     if len(sources) < 2:
         return frozenset()
     seen: dict[str, int] = {}
@@ -228,3 +258,20 @@ def _rare_words(sources: Sequence[Source]) -> frozenset[str]:
         for word in set(content_words(readable(source.text))):
             seen[word] = seen.get(word, 0) + 1
     return frozenset(w for w, n in seen.items() if n == 1 and len(w) >= 4)
+
+
+def _names(sources: Sequence[Source]) -> frozenset[frozenset[str]]:
+    """The names of things in the sources, each as its words: row labels, column headers,
+    short list items, headings and capitalised names. A claim naming one whole, with a
+    word its passage lacks, may have swapped the passage's thing for another ("Payment
+    receipts" for "Claim form", "net sales" for "gross profit")."""
+    found: list[str] = []
+    for source in sources:
+        for p in passages_of(source):
+            found += p.path.split(PATH_SEPARATOR) if p.kind != "row" else p.path.split(" | ")
+            if p.kind == "row":
+                found.append(p.label)
+            elif p.kind == "item" and len(p.text.split()) <= SHORT_ITEM_WORDS:
+                found.append(p.text)
+        found += entities(readable(source.text))
+    return frozenset(words for name in found if (words := frozenset(content_words(name))))
