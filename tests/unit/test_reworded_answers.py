@@ -149,3 +149,21 @@ def test_when_amounts_fall_due_answers_when() -> None:
     said = Bullet("Other payables and accruals are settled as the amounts become due.", (1,))
     scores = _score([said], PAYABLES, "When are other payables and accruals paid?")
     assert scores.qa_continuity == 1
+
+
+EXCLUSIONS = [
+    _source(
+        1,
+        "Specific permanent exclusions\n"
+        "1. Dental treatment or surgery of any kind unless necessitated by accident.\n"
+        "2. Cosmetic or aesthetic treatment of any description.",
+    )
+]
+
+
+def test_an_item_a_heading_excludes_is_not_covered() -> None:
+    question = "Is dental treatment covered?"
+    covered = Bullet("Dental treatment of any kind is covered, including routine check-ups.", (1,))
+    assert _score([covered], EXCLUSIONS, question).polarity == 0
+    excluded = Bullet("Dental treatment is excluded unless it is needed after an accident.", (1,))
+    assert _score([excluded], EXCLUSIONS, question).polarity == 1

@@ -117,7 +117,13 @@ def _same_sense(said: str, written: str, context: str) -> bool:
     sides = (_side(said), _side(written))
     sides_differ = 0 not in sides and sides[0] != sides[1]
     if said_not == written_not:
-        return not sides_differ
+        listed_as_not = (
+            not said_not
+            and bool(_NEGATION.search(context))
+            and bool(_GRANTS.search(said))
+            and not _GRANTS.search(written)
+        )
+        return not sides_differ and not listed_as_not
     if sides_differ:
         return True
     return said_not and not written_not and bool(_NEGATION.search(context))
@@ -128,6 +134,8 @@ def _negative(text: str) -> bool:
     return bool(_NEGATION.search(_NOT_EXCLUDED.sub(" ", _ASIDE.sub(" ", text))))
 
 
+# Words that say a thing is paid for: said of an item a heading lists as excluded, wrong.
+_GRANTS = re.compile(r"\b(?:covered|covers|payable|paid|reimbursed|included|allowed)\b", _I)
 # A parenthesis explains a term ("each claim free year (where no claims are reported)"); its
 # "no" is not the clause's.
 _ASIDE = re.compile(r"\([^()]*\)")
