@@ -205,9 +205,7 @@ def _names_spoken(
     names (a plan, a region, an acronym they may spell out), the documents a question
     picks excepted."""
     ignored = focus.ignored if focus is not None else frozenset()
-    named = [
-        n for n in entities(question, terms) if not (_names_a_document(n, ignored) or is_date(n))
-    ]  # a date is judged as the period asked (other_period)
+    named = [n for n in entities(question, terms) if not _names_a_document(n, ignored)]
     if not named:
         return True
     cited = {s.number: s for m in matches for s in m.claim.cited}
@@ -216,7 +214,9 @@ def _names_spoken(
         + [_source_text(s) for s in cited.values()]
     )
     stems = set(content_words(text))
-    hits = sum(entity_in(text, n) or _spelled_in(n, stems, focus) for n in named)
+    hits = sum(  # a date is the period asked, checked as such (other_period)
+        is_date(n) or entity_in(text, n) or _spelled_in(n, stems, focus) for n in named
+    )
     return hits >= 0.5 * len(named)
 
 
