@@ -36,6 +36,10 @@ class Block:
     def line_tokens(self) -> list[str]:
         return [f" {' '.join(tokens(line))} " for line in self.text.splitlines()]
 
+    def says(self, text: str) -> bool:
+        """The block holds `text`'s words in a row."""
+        return _within(text, self.tokens)
+
     def holds(self, piece: Piece) -> bool:
         if piece.same_line:
             return any(all(_within(n, line) for n in piece.needles) for line in self.line_tokens)

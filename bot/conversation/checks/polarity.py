@@ -119,7 +119,7 @@ def _same_sense(said: str, written: str, context: str) -> bool:
     if said_not == written_not:
         listed_as_not = (
             not said_not
-            and bool(_NEGATION.search(context))
+            and bool(_EXCLUSIONS.search(context))
             and bool(_GRANTS.search(said))
             and not _GRANTS.search(written)
         )
@@ -134,7 +134,8 @@ def _negative(text: str) -> bool:
     return bool(_NEGATION.search(_NOT_EXCLUDED.sub(" ", _ASIDE.sub(" ", text))))
 
 
-# Words that say a thing is paid for: said of an item a heading lists as excluded, wrong.
+# Words that say a thing is paid for: said of an item under a heading of exclusions, wrong.
+_EXCLUSIONS = re.compile(r"\b(?:exclusions?|excluded|not covered|not payable)\b", _I)
 _GRANTS = re.compile(r"\b(?:covered|covers|payable|paid|reimbursed|included|allowed)\b", _I)
 # A parenthesis explains a term ("each claim free year (where no claims are reported)"); its
 # "no" is not the clause's.
