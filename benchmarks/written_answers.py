@@ -16,16 +16,19 @@ would cite it). `ctx` (optional) picks a TAT-QA context to ask in, else the ques
 asked of the two dev policy PDFs. Run by hand from the project folder:
 
     KNOWBOT_DATA_DIR=/tmp/kb-written python -m benchmarks.written_answers FILE [FILE ...]
-        [--eval ../shared/eval] [-v]
+        [--eval ../shared/eval] [-v] [--record RUN.pkl]
 
 Printed: faithful answers High, wrong ones below High (and with -v each answer's level
 and failed checks). An answer whose `{{text}}` no block holds is counted as not retrieved.
+`--record` keeps each scored answer with what the pipeline scored it with (as
+benchmarks.confidence --record does), for benchmarks/fit_borrowed.py.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import re
 import tempfile
 import uuid
@@ -33,7 +36,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from benchmarks.confidence import DEFAULT_EVAL, TATQA, bench_services, failed_checks
+from benchmarks.confidence import DEFAULT_EVAL, TATQA, bench_services, failed_checks, recording
 from benchmarks.planted.cases import POLICY_FILES, POLICY_SCOPE
 from benchmarks.planted.endpoint import Script
 from benchmarks.planted.prompt import Prompt
@@ -93,20 +96,29 @@ def main() -> None:
     parser.add_argument("files", nargs="+", type=Path, help="JSON files of written answers")
     parser.add_argument("--eval", type=Path, default=DEFAULT_EVAL, help="the dev data folder")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per answer")
+    parser.add_argument("--record", type=Path, help="write the scored answers (a pickle)")
     args = parser.parse_args()
     cases = [c for f in args.files for c in json.loads(f.read_text(encoding="utf-8"))]
     tally: Counter[tuple[str, str]] = Counter()
     script = Script()
+    calls: list[dict[str, Any]] = []
+    kept: list[dict[str, Any]] = []
     with bench_services(script) as services, tempfile.TemporaryDirectory() as tmp:
         ingest(services, args.eval, cases, Path(tmp))
         for case in cases:
             for variant in ("answer", "wrong"):
                 if variant not in case:
                     continue
-                level, why = ask(services, script, case, case[variant])
+                calls.clear()
+                with recording(calls):
+                    level, why = ask(services, script, case, case[variant])
                 tally[(variant, level)] += 1
+                if calls and level != "not retrieved":
+                    kept.append({"variant": variant, "question": case["q"], "inputs": calls[-1]})
                 if args.verbose:
                     print(f"{variant:6} {level:13} {why} :: {case['q'][:70]}", flush=True)
+    if args.record:
+        args.record.write_bytes(pickle.dumps(kept))
     for variant, label in (("answer", "faithful High"), ("wrong", "wrong below High")):
         n = sum(v for (var, lvl), v in tally.items() if var == variant and lvl != "not retrieved")
         high = tally[(variant, "High")]

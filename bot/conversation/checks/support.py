@@ -67,9 +67,11 @@ def citations_hold(
     known = tuple(terms)
     everywhere = set().union(*(content_words(readable(s.text)) for s in sources))
     asked = set(content_words(question)) - everywhere  # the asker's own details ("Rs 56,000")
-    names = _names(sources)
-    rare = _rare_words(sources)
-    phrases = frozenset().union(*(word_pairs(readable(x.text)) for x in sources))
+    context = _Context(
+        names=_names(sources),
+        phrases=frozenset().union(*(word_pairs(readable(x.text)) for x in sources)),
+        rare=_rare_words(sources),
+    )
     found = claims(bullets, sources)
     if meaning is not None:
         meaning.learn(text for claim in found for text in _compared(claim))
@@ -81,9 +83,18 @@ def citations_hold(
             continue
         match = align(claim, meaning)
         matches.append(match)
-        if not _supported(match, question, asked, (names, phrases, rare), known, meaning):
+        if not _supported(match, question, asked, context, known, meaning):
             held = False
     return Support(held, matches)
+
+
+@dataclass(frozen=True)
+class _Context:
+    """What the retrieved sources name and use, to tell a swapped or borrowed word."""
+
+    names: frozenset[frozenset[str]]  # see _names
+    phrases: frozenset[tuple[str, str]]  # adjacent content words of every source
+    rare: frozenset[str]  # used by one source only
 
 
 def _compared(claim: Claim) -> list[str]:
@@ -99,14 +110,13 @@ def _supported(
     match: Match,
     question: str,
     own: set[str],
-    names_phrases: tuple[frozenset[frozenset[str]], frozenset[tuple[str, str]], frozenset[str]],
+    context: _Context,
     terms: Sequence[str],
     meaning: Meaning | None = None,
 ) -> bool:
     if match.passage is None:
         return False
     claim = match.claim
-    names, phrases, rare = names_phrases
     said_words = set(content_words(claim.text))
     if len(said_words) >= MIN_WORDS and not _says_it(match, meaning):
         return False
@@ -120,17 +130,32 @@ def _supported(
         return False
     said = set(content_words(match.said))
     stray = {w for w in said_words - said - own - framing_words() if len(w) > 2}
-    capitalised = {w for name in named for w in content_words(name)}
-    swapped = {w for name in names if name <= said_words for w in name & stray}
-    swapped -= {w for w in swapped if frozenset({w}) in names and w not in capitalised}
-    swapped |= {w for pair in word_pairs(claim.text) if pair in phrases for w in pair if w in stray}
-    swapped -= set(content_words(question))
-    swapped |= _in_place_of(claim.text, match.passage.text, stray & rare, rare)
+    swapped = _swapped(match, stray, named, question, context)
     if swapped and not _reworded(swapped, claim.text, match.said, meaning):
         return False
     if not dated_as_written(claim.text, match.passage.text):
         return False
     return _dated_here(match, question) and not _label_borrowed(match, said_words - said - own)
+
+
+def _swapped(
+    match: Match, stray: set[str], named: list[str], question: str, context: _Context
+) -> set[str]:
+    """The claim's words its passage lacks that name another thing of the sources: a name
+    written whole (a single word only as a name, capitalised: "Premium" is a defined
+    term, "the premium" a paraphrase's word), a phrase another block uses, or another
+    block's own word in the passage's place. A paraphrase's own words ("the insurer",
+    "receive") are none of these."""
+    claim = match.claim.text
+    said_words = set(content_words(claim))
+    capitalised = {w for name in named for w in content_words(name)}
+    whole = {w for name in context.names if name <= said_words for w in name & stray}
+    whole -= {w for w in whole if frozenset({w}) in context.names and w not in capitalised}
+    phrases = {w for pair in word_pairs(claim) if pair in context.phrases for w in pair}
+    swapped = (whole | phrases & stray) - set(content_words(question))
+    assert match.passage is not None
+    swapped |= _in_place_of(claim, match.passage.text, stray & context.rare, context.rare)
+    return swapped
 
 
 def _reworded(stems: set[str], claim: str, passage: str, meaning: Meaning | None) -> bool:
