@@ -101,16 +101,10 @@ class Quantity:
     def _unit_left_out(self, other: Quantity) -> bool:
         """The same number with its unit of time written on one side only: "older than 75"
         beside "75 years". (A share is not: "7%" is not the 7 of "6/ 7/ 8 Lac".)"""
-        kinds = {self.kind, other.kind}
-        bare = [q for q in (self, other) if q.kind == "number" and not q.scaled]
-        if (
-            kinds != {"number", "duration"}
-            or len(bare) != 1
-            or self.raw is None
-            or other.raw is None
-        ):
+        number = self if self.kind == "number" else other
+        if {self.kind, other.kind} != {"number", "duration"} or number.scaled:
             return False
-        return _close(self.raw, other.raw)
+        return self.raw is not None and other.raw is not None and _close(self.raw, other.raw)
 
     def same_kind(self, other: Quantity) -> bool:
         if self.kind == other.kind:

@@ -18,6 +18,7 @@ paraphrase brings ("you get", "the insurer", "receive") name nothing and pass.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -65,12 +66,13 @@ def citations_hold(
     `meaning`, the claims a word count cannot decide are compared with their best
     passages by meaning, all embedded in one batch."""
     known = tuple(terms)
-    everywhere = set().union(*(content_words(readable(s.text)) for s in sources))
+    words = [content_words(readable(s.text)) for s in sources]
+    everywhere = set().union(*words)
     asked = set(content_words(question)) - everywhere  # the asker's own details ("Rs 56,000")
     context = _Context(
         names=_names(sources),
-        phrases=frozenset().union(*(word_pairs(readable(x.text)) for x in sources)),
-        rare=_rare_words(sources),
+        phrases=frozenset(pair for each in words for pair in itertools.pairwise(each)),
+        rare=_rare_words(words),
     )
     found = claims(bullets, sources)
     if meaning is not None:
@@ -90,7 +92,7 @@ def citations_hold(
 
 @dataclass(frozen=True)
 class _Context:
-    """What the retrieved sources name and use, to tell a swapped or borrowed word."""
+    """What the retrieved sources name and say, to tell a swapped name from a paraphrase."""
 
     names: frozenset[frozenset[str]]  # see _names
     phrases: frozenset[tuple[str, str]]  # adjacent content words of every source
@@ -273,14 +275,14 @@ def _around(words: list[str], i: int) -> tuple[str, str]:
     return (words[i - 1] if i else "", words[i + 1] if i + 1 < len(words) else "")
 
 
-def _rare_words(sources: Sequence[Source]) -> frozenset[str]:
-    """Words only one source uses: names of particular things (a disease, a plan, a
-    benefit)."""
-    if len(sources) < 2:
+def _rare_words(words: Sequence[Sequence[str]]) -> frozenset[str]:
+    """Words only one source (of `words`, each source's) uses: names of particular things
+    (a disease, a plan, a benefit)."""
+    if len(words) < 2:
         return frozenset()
     seen: dict[str, int] = {}
-    for source in sources:
-        for word in set(content_words(readable(source.text))):
+    for each in words:
+        for word in set(each):
             seen[word] = seen.get(word, 0) + 1
     return frozenset(w for w, n in seen.items() if n == 1 and len(w) >= 4)
 
