@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 # a year, not part of an amount ("$2,018", "2,019.5") or a longer number
-_YEAR = re.compile(r"(?<![\d$])(?<!\d[.,])((?:19|20)\d\d)(?!\d|[,.]\d)")
+_YEAR = re.compile(r"(?<![\d$])(?<!\d\.)((?:19|20)\d\d)(?!\d|[,.]\d)")
 _SHORT_FISCAL = re.compile(r"\bFY\s*['’]?(\d{2})\b", re.IGNORECASE)  # FY23
 _CELL = " | "
 _MAX_SPAN = 10  # "from 2016 to 2018" asks about 2017 too; a wider spread is a list

@@ -39,7 +39,7 @@ _SCALE = r"(?:thousands?|lakhs?|lacs?|crores?|millions?|billions?|trillions?|mn|
 _UNIT = r"(?:hours?|hrs?|days?|weeks?|months?|years?|yrs?)"
 _QUANTITY = re.compile(
     rf"(?P<cur>{_CURRENCY}\s?)?"
-    rf"(?P<num>\d{{1,3}}(?:,\d{{2,3}})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+|(?P<sp>{_SPELLED}))"
+    rf"(?P<num>\d{{1,3}}(?:,\d{{2,3}}(?!\d))+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+|(?P<sp>{_SPELLED}))"
     rf"(?P<frac>/\d+(?:st|nd|rd|th)?)?"
     rf"(?:\s*\((?P<paren>[^()]{{1,30}})\))?"
     rf"(?P<scale>\s?{_SCALE}\b)?"
@@ -60,7 +60,7 @@ _MONTH = (
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
 _DAY = re.compile(
-    rf"(?i)\b(?P<month>{_MONTH}\s)(?P<day>\d{{1,2}}(?:st|nd|rd|th)?)\b(?=,?\s+(?:19|20)\d\d)"
+    rf"(?i)\b(?P<month>{_MONTH}\s)(?P<day>\d{{1,2}}(?:st|nd|rd|th)?)\b(?=,?\s*(?:19|20)\d\d)"
     rf"|\b(?P<day2>\d{{1,2}}(?:st|nd|rd|th)?)(?=\s+{_MONTH}\b)"
 )
 _LIST_NUMBER = re.compile(

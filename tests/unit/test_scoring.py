@@ -176,6 +176,20 @@ ROOMS = [
         "Below Rs. 5 Lacs | Limit per day | 1% of sum insured",
     )
 ]
+IMPAIRMENT = [
+    _source(1, "Prepaid expenses consisted of the following at December 31, 2019 and 2018. In "
+               "2018, we recorded impairment charges of $0.4 million related to prepaid licenses "
+               "and production tooling. These charges are included in restructuring expenses."),
+]
+IMPAIRMENT_QUESTION = "What impairment charges were recorded for prepaid licenses?"
+ACCOUNTS = [
+    Source(
+        1, "chunk-1", "table", "annual_report.pdf", "p. 48",
+        "Note 5 Accounts receivable — table 1\ncolumns: — | December 31, 2019 | December 31,2018\n"
+        "Less: provision for doubtful receivables | December 31, 2019 | (16,377)\n"
+        "Less: provision for doubtful receivables | December 31,2018 | (16,086)",
+    )
+]  # fmt: skip
 SUMS = [_source(1, "Sum insured options: INR 6/ 7/ 8 Lac. Co-payment is 10% for every claim.")]
 
 # Each planted fault: (answer, sources, question, the check made to catch it).
@@ -241,6 +255,16 @@ FAULTS = {
     "a table line quoted for another year than asked": (
         [Bullet("Revenue by region: Europe | 2018 | 1,280", (1,))],
         REGIONS, "What was Europe's revenue in 2019?", "qa_continuity",
+    ),
+    "a sentence's year changed, another sentence naming the new one": (
+        [Bullet("In 2019, we recorded impairment charges of $0.4 million for prepaid licenses "
+                "and production tooling.", (1,))],
+        IMPAIRMENT, IMPAIRMENT_QUESTION, "contextual_continuity",
+    ),
+    "a row's year changed, the columns naming the new one": (
+        [Bullet("In 2019, the provision for doubtful receivables was (16,086).", (1,))],
+        ACCOUNTS, "What was the provision for doubtful receivables in 2018?",
+        "contextual_continuity",
     ),
     "a table figure given another row's label": (
         [Bullet("North America's revenue was 2,459 in 2019.", (1,))],
@@ -316,6 +340,10 @@ def test_each_planted_fault_fails_its_check_and_is_never_high(fault: str) -> Non
          REGIONS, "What was Europe's revenue in 2018 and 2019?"),
         ("For Kenya Debt, the carrying value was 51.8 in 2018 and 29.6 in 2019.",
          DEBT, "What was the carrying value of the Kenya Debt?"),
+        ("Impairment charges of $0.4 million for prepaid licenses and production tooling "
+         "were recorded in 2018.", IMPAIRMENT, IMPAIRMENT_QUESTION),
+        ("At December 31, 2018, the provision for doubtful receivables was (16,086).",
+         ACCOUNTS, "What was the provision for doubtful receivables in 2018?"),
         ("Treatment for joint replacement is not covered for 36 months, unless it arises "
          "from an accident.", JOINTS, "Is joint replacement covered from the start?"),
     ],

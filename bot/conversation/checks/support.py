@@ -39,6 +39,7 @@ from bot.conversation.checks.numbers import derived
 from bot.conversation.entities import entities
 from bot.conversation.focus import conflicts, ids_in, word_pairs
 from bot.conversation.passages import PATH_SEPARATOR, Passage
+from bot.conversation.periods import years_in
 from bot.conversation.quantities import Quantity, merged, quantities
 from bot.conversation.text import content_words, framing_words, readable
 from bot.conversation.types import Bullet, Source
@@ -194,10 +195,15 @@ def _says_it(match: Match, meaning: Meaning | None) -> bool:
 
 def _dated_here(match: Match, question: str) -> bool:
     """A year the claim states is one its passage states: "Europe was 1,280 in 2019" is
-    wrong beside "Europe | 2018 | 1,280", however many rows of 2019 the table has."""
-    years = [q for q in merged(quantities(match.claim.text)) if q.is_year]
-    here = merged(quantities(f"{match.said}\n{question}"))
-    return all(any(y.matches(o) for o in here) for y in years)
+    wrong beside "Europe | 2018 | 1,280", however many rows of 2019 the table has. When
+    the sentence or row itself gives years, the claim gives one of them (or the
+    question's): "In 2019, we recorded ..." beside "In 2018, we recorded ...", whatever
+    years the heading or the next sentence names."""
+    years = years_in(" ".join(q.text for q in merged(quantities(match.claim.text)) if q.is_year))
+    here = years_in(f"{match.said}\n{question}")
+    assert match.passage is not None
+    own = years_in(match.passage.text)
+    return years <= here and not (own and years and not years & (own | years_in(question)))
 
 
 def _label_borrowed(match: Match, stray: set[str]) -> bool:
