@@ -177,9 +177,12 @@ ROOMS = [
     )
 ]
 IMPAIRMENT = [
-    _source(1, "Prepaid expenses consisted of the following at December 31, 2019 and 2018. In "
-               "2018, we recorded impairment charges of $0.4 million related to prepaid licenses "
-               "and production tooling. These charges are included in restructuring expenses."),
+    _source(
+        1,
+        "Prepaid expenses consisted of the following at December 31, 2019 and 2018. In "
+        "2018, we recorded impairment charges of $0.4 million related to prepaid licenses "
+        "and production tooling. These charges are included in restructuring expenses.",
+    ),
 ]
 IMPAIRMENT_QUESTION = "What impairment charges were recorded for prepaid licenses?"
 ACCOUNTS = [
