@@ -45,11 +45,6 @@ _KEEP_RATIO = 0.75  # later bullets score at least this share of the first
 # below this share of the question's weight, nothing answers it ("could not find"):
 # benchmarks/fit_quoting.py --number floor
 ANSWER_FLOOR = fitted("quote_answer_floor", 0.3)
-_EXCEPTION = re.compile(
-    r"^\W*(?:in such cases?|however|provided(?: that| further| always)?|notwithstanding"
-    r"|except|unless|note\b|explanation\b)",
-    re.IGNORECASE,
-)
 # A sentence that adjusts a rule stated before it: it follows the rule, never leads.
 _QUALIFIES = re.compile(
     r"\b(?:is|are|shall be|will be) (?:reduced|increased|extended|waived|limited) to\b"
@@ -183,12 +178,6 @@ def _score(
     if Stage.QUOTE_STATEMENT in stages:
         score += statement_bonus(p, focus)
         score += _INPUT_BONUS if input_of(p, focus) is not None else 0.0
-    if Stage.QUOTE_RULE_FIRST not in stages:
-        pass
-    elif _EXCEPTION.match(p.text):
-        score -= 0.1
-    elif _QUALIFIES.search(p.text):
-        score -= 0.05
     score -= min(0.3, 0.1 * max(0, len(p.text.split()) - 60) / 60)  # run-on text
     return _Scored(score, lexical, p)
 
