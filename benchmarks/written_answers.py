@@ -21,7 +21,8 @@ asked of the two dev policy PDFs. Run by hand from the project folder:
 Printed: faithful answers High, wrong ones below High (and with -v each answer's level
 and failed checks). An answer whose `{{text}}` no block holds is counted as not retrieved.
 `--record` keeps each scored answer with what the pipeline scored it with (as
-benchmarks.confidence --record does), for benchmarks/fit_borrowed.py.
+benchmarks.confidence --record does), to score them again under changed checks without
+searching again.
 """
 
 from __future__ import annotations

@@ -664,6 +664,48 @@ def test_asked_what_an_item_was_in_a_year_an_answer_without_its_figure_is_not_hi
     assert level(why) != Confidence.HIGH
 
 
+def test_a_figure_asked_for_is_not_stated_by_the_number_of_a_standard() -> None:
+    """ "IFRS 16" names a standard; the sentence dated by it gives no figure."""
+    question = "What was the net cash used in financing activities in 2019?"
+    standard = Bullet(
+        "Following the adoption of IFRS 16 on 1 January 2019, lease payments are shown within "
+        "net cash used in financing activities.",
+        (1,),
+    )
+    sources = [
+        _source(1, "Cash flows\nFollowing the adoption of IFRS 16 on 1 January 2019, lease "
+                   "payments are shown within net cash used in financing activities.",
+                "annual_report.pdf"),
+        FINANCING[1],
+    ]  # fmt: skip
+    scores = _score([standard], sources, question)
+    assert "qa_continuity" in _failed(scores)
+    assert confidence_for(scores, has_context=True) != Confidence.HIGH
+
+
+KEY_PEOPLE = [
+    _source(1, "Related parties\nKey management personnel are the directors and the members "
+               "of the executive committee. Compensation for the Group's key management "
+               "personnel is as follows:", "annual_report.pdf"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("said", "high"),
+    [
+        ("Compensation for the Group's key management personnel is as follows:", False),
+        ("Key management personnel are the directors and the members of the executive "
+         "committee.", True),
+    ],
+)  # fmt: skip
+def test_an_answer_that_only_leads_into_a_list_it_does_not_give_is_not_high(
+    said: str, high: bool
+) -> None:
+    question = "Who are the key management personnel of the Group?"
+    scores = _score([Bullet(said, (1,))], KEY_PEOPLE, question)
+    assert (confidence_for(scores, has_context=True) == Confidence.HIGH) is high
+
+
 @pytest.mark.parametrize(
     ("question", "figure"),
     [
