@@ -281,6 +281,11 @@ FAULTS = {
         [Bullet("Europe's revenue was 2,459 in 2019, lower than 1,280 in 2018.", (1,))],
         REGIONS, "How did Europe's revenue change in 2019?", "numeric_sense",
     ),
+    "a computed change off by one": (
+        [Bullet("Europe's revenue rose from 1,280 in 2018 to 2,459 in 2019, an increase of "
+                "1,178.", (1,))],
+        REGIONS, "How did Europe's revenue change in 2019?", "numbers",
+    ),
     "a rise called a decrease": (
         [Bullet("Europe's revenue rose from 1,280 in 2018 to 2,459 in 2019, a decrease of "
                 "1,179.", (1,))],
@@ -339,6 +344,8 @@ def test_each_planted_fault_fails_its_check_and_is_never_high(fault: str) -> Non
          REGIONS, "How did Europe's revenue change in 2019?"),
         ("The provision for doubtful receivables fell from (16,086) in 2018 to (16,377) in "
          "2019, a decrease of 291.", PROVISION, "How did the provision change in 2019?"),
+        ("Europe's revenue rose from 1,280 in 2018 to 2,459 in 2019, up about 1,180 or 92%.",
+         REGIONS, "How did Europe's revenue change in 2019?"),
         ("Europe's revenue was 1,280 and 2,459 in 2018 and 2019, respectively.",
          REGIONS, "What was Europe's revenue in 2018 and 2019?"),
         ("For Kenya Debt, the carrying value was 51.8 in 2018 and 29.6 in 2019.",

@@ -40,20 +40,30 @@ def derived(q: Quantity, operands: Sequence[Quantity]) -> bool:
         if not a.same_kind(b):
             continue
         combined = (a.value - b.value, a.value + b.value)
-        if q.same_kind(a) and any(_near(q.value, v) for v in combined):
+        if q.same_kind(a) and any(_near(q, v) for v in combined):
             return True
         if b.value and q.kind in ("percent", "number") and a.kind != "percent":
             change = (a.value - b.value) / abs(b.value) * 100
-            if q.kind == "percent" and _near(abs(q.value), abs(change)):
+            if q.kind == "percent" and _near(q, change, either_sign=True):
                 return True
-            if q.kind == "number" and _near(q.value, a.value / b.value):
+            if q.kind == "number" and _near(q, a.value / b.value):
                 return True
     return False
 
 
-def _near(said: float, exact: float) -> bool:
-    """Equal once `exact` is rounded as `said` was written (to two significant decimals)."""
-    if said == exact:
-        return True
-    scale = max(abs(said), abs(exact))
-    return scale > 0 and abs(said - exact) <= max(0.005 * scale, 0.05)
+def _near(q: Quantity, exact: float, *, either_sign: bool = False) -> bool:
+    """`exact`, rounded as `q` is written, is `q`: within half a unit of its last digit
+    ("9,247" is not 9,246; "9,200" and "9.2 thousand" are; "16%" is 15.98%)."""
+    said = abs(q.value) if either_sign else q.value
+    exact = abs(exact) if either_sign else exact
+    return abs(said - exact) <= _unit(q) / 2 + 1e-9 * max(1.0, abs(exact))
+
+
+def _unit(q: Quantity) -> float:
+    """One unit of the last digit `q` writes, in its base unit ("9,200": 100)."""
+    if q.precision:
+        return q.precision
+    raw = q.raw if q.raw else q.value
+    digits = str(int(abs(raw))) if raw == int(raw) else ""
+    zeros = len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0
+    return 10.0**zeros * abs(q.value / raw if raw else 1.0)
