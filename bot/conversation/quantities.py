@@ -65,7 +65,7 @@ _DAY = re.compile(
 )
 _LIST_NUMBER = re.compile(
     r"(?m)^[ \t]*\(?\d{1,2}[.)](?=\s)"  # "1. Cataract" opening a line
-    r"|(?<=[\s:;|—(])\d{1,2}\.(?=\s+[A-Z][a-z])"  # "... Ulcer 20. Internal", ": 1. Claims"
+    r"|(?<=[\s:;|—(])\d{1,2}\.(?=\s+[A-Z][A-Za-z])"  # "... Ulcer 20. Internal", ": 25. EXTRA"
 )
 
 

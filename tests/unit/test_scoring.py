@@ -530,6 +530,11 @@ def test_honest_not_found_bullet_needs_no_citation() -> None:
         ("Cover starts after thirty days.", "Cover starts 30 days after inception."),
         ("Cover starts after 30 days.", "Cover starts thirty days after inception."),
         ("Room rent up to Rs 2 lakh.", "Room rent up to Rs 2,00,000."),
+        # a list number quoted after its heading is the list's number, as on its own line
+        (
+            "Non-medical expenses: 25. EXTRA DIET OF PATIENT | Not Payable",
+            "Non-medical expenses\n25. EXTRA DIET OF PATIENT | Not Payable",
+        ),
     ],
 )
 def test_numbers_match_after_normalisation(said: str, context: str) -> None:
