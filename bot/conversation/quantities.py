@@ -65,8 +65,24 @@ _DAY = re.compile(
 )
 _LIST_NUMBER = re.compile(
     r"(?m)^[ \t]*\(?\d{1,2}[.)](?=\s)"  # "1. Cataract" opening a line
-    r"|(?<=[\s:;|—(])\d{1,2}\.(?=\s+[A-Z][A-Za-z])"  # "... Ulcer 20. Internal", ": 25. EXTRA"
+    r"|(?:(?<=[:;|—]\s)|(?<=[(:]))\d{1,2}\.(?=\s+[A-Z][A-Za-z])"  # "Expenses: 25. EXTRA DIET"
+    r"|(?<=\s)(?P<inline>\d{1,2})\.(?=\s+[A-Z][A-Za-z])"  # "... Ulcer 20. Internal"
 )
+
+
+def _list_numbers(text: str) -> str:
+    """`text` with its list numbers blanked. One inside a line after a heading's colon is
+    one ("Expenses: 25. EXTRA DIET"); one after a word follows the number before it
+    ("... 19. Hernia 20. Internal") or opens a list ("1."), else it ends a sentence
+    ("... aged 65. The policy")."""
+
+    def blank(m: re.Match[str]) -> str:
+        n = m.group("inline")
+        if n and int(n) > 1 and f"{int(n) - 1}." not in text[: m.start()]:
+            return m.group(0)
+        return " " * len(m.group(0))
+
+    return _LIST_NUMBER.sub(blank, text)
 
 
 @dataclass(frozen=True)
@@ -138,7 +154,7 @@ def quantities(text: str) -> list[Quantity]:
 
 @lru_cache(maxsize=4096)
 def _quantities(text: str) -> tuple[Quantity, ...]:
-    scrubbed = _DAY.sub(_without_day, _blank(_LIST_NUMBER, _blank(_PLACE, _blank(_CITATION, text))))
+    scrubbed = _DAY.sub(_without_day, _list_numbers(_blank(_PLACE, _blank(_CITATION, text))))
     out: list[Quantity] = []
     for m in _QUANTITY.finditer(scrubbed):
         found = _quantity(scrubbed, text, m)

@@ -545,6 +545,22 @@ def test_numbers_match_after_normalisation(said: str, context: str) -> None:
     assert scores.numbers == 1
 
 
+def test_a_number_ending_a_sentence_is_checked_like_any_other() -> None:
+    """ "... age 65. The policy" ends a sentence on 65; it is no list number to skip."""
+    source = _source(1, "Entry is allowed up to age 65. The policy renews for life.")
+    for said, held in (
+        ("Entry is allowed up to age 65. It renews for life.", 1),
+        ("Entry is allowed up to age 60. The policy renews for life.", 0),
+    ):
+        scores = score_answer(
+            question="Up to what age can I join?",
+            bullets=[Bullet(said, (1,))],
+            sources=[source],
+            instructions=INSTRUCTIONS,
+        )
+        assert scores.numbers == held, said
+
+
 def test_a_rounded_integer_does_not_match_a_fraction() -> None:
     scores = score_answer(
         question="How long is the wait?", bullets=[Bullet("The wait is 2 years.", (1,))],
