@@ -45,7 +45,7 @@ _QUANTITY = re.compile(
     rf"(?P<scale>\s?{_SCALE}\b)?"
     r"(?P<dash>\s?/-)?"
     rf"(?P<pct>\s?(?:%|per\s?cent\b|percent\b|basis points?\b|bps\b))?"
-    rf"(?P<unit>[\s-]?{_UNIT}\b['’]?)?",
+    rf"(?P<unit>[\s-]?(?:(?:continuous|consecutive|calendar|clear|working|full)\s)?{_UNIT}\b['’]?)?",
     re.IGNORECASE,
 )
 _CITATION = re.compile(r"\[\d+(?:\s*[-–,;]\s*\d+)*\]")
@@ -254,7 +254,8 @@ def _spelled_value(words: str) -> int:
 
 
 def _kind(m: re.Match[str], value: float) -> tuple[str, float]:
-    unit = (m.group("unit") or "").strip().lower().rstrip("'’").rstrip("s")
+    words = re.split(r"[\s-]+", (m.group("unit") or "").lower().rstrip("'’").strip(" -"))
+    unit = words[-1].rstrip("s") if words else ""
     if not unit and m.group("paren"):
         unit = _unit_in(m.group("paren"))
     if unit:

@@ -193,6 +193,23 @@ ACCOUNTS = [
         "Less: provision for doubtful receivables | December 31,2018 | (16,086)",
     )
 ]  # fmt: skip
+MORATORIUM = [
+    _source(
+        1,
+        "After completion of sixty continuous months of coverage, no claim shall be "
+        "contestable by the Company on grounds of non-disclosure, except on grounds of "
+        "established fraud. This period is called the Moratorium Period.",
+    ),
+]
+STAY = [
+    _source(
+        1,
+        "Expenses of Hospitalization for a minimum period of 24 consecutive hours only "
+        "shall be admissible. However, the time limit shall not apply in respect of Day "
+        "Care Treatment.",
+    ),
+]
+CATARACT_WAIT = [_source(1, "A 12-month waiting period applies to cataract surgery.")]
 SUMS = [_source(1, "Sum insured options: INR 6/ 7/ 8 Lac. Co-payment is 10% for every claim.")]
 
 # Each planted fault: (answer, sources, question, the check made to catch it).
@@ -354,6 +371,14 @@ def test_each_planted_fault_fails_its_check_and_is_never_high(fault: str) -> Non
          "were recorded in 2018.", IMPAIRMENT, IMPAIRMENT_QUESTION),
         ("At December 31, 2018, the provision for doubtful receivables was (16,086).",
          ACCOUNTS, "What was the provision for doubtful receivables in 2018?"),
+        ("Once you have been covered for sixty months in a row, no claim can be contested for "
+         "non-disclosure, except on grounds of established fraud.", MORATORIUM,
+         "What is the moratorium period?"),
+        ("The hospital stay must last at least 24 consecutive hours, although day care "
+         "treatment is exempt from that time limit.", STAY,
+         "What is the minimum hospital stay for a claim?"),
+        ("Cataract surgery has a waiting period of 12 months.", CATARACT_WAIT,
+         "What is the waiting period for cataract surgery?"),
         ("Treatment for joint replacement is not covered for 36 months, unless it arises "
          "from an accident.", JOINTS, "Is joint replacement covered from the start?"),
     ],

@@ -20,7 +20,7 @@ _I = re.IGNORECASE
 _NEGATION = re.compile(
     r"\b(?:not|no|never|nor|none|nil|neither|without|cannot|can't|won't|isn't|aren't|doesn't"
     r"|don't|didn't|wasn't|weren't|shan't|excluded|excludes|exclude|exclusions?|ineligible"
-    r"|inadmissible|disallowed|denied|barred|prohibited)\b",
+    r"|inadmissible|disallowed|denied|barred|prohibited|exempt(?:ed)?)\b",
     _I,
 )
 _BEFORE = re.compile(
@@ -142,7 +142,7 @@ _GRANTS = re.compile(r"\b(?:covered|covers|payable|paid|reimbursed|included|allo
 _ASIDE = re.compile(r"\([^()]*\)")
 _NOT_EXCLUDED = re.compile(
     r"\b(?:not|never|no|cannot|won't|isn't|aren't|shan't)\s+(?:\w+\s+){0,2}?(?:excluded"
-    r"|excludes|exclude|ineligible|inadmissible|disallowed|denied|barred|prohibited)\b",
+    r"|excludes|exclude|ineligible|inadmissible|disallowed|denied|barred|prohibited|exempt)\b",
     _I,
 )
 
