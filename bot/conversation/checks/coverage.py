@@ -79,9 +79,9 @@ def speaks_to_question(
     of quantity asked for ("what are the limits?" wants an amount); and it names most of
     the names the question names; a table line it quotes reports the period asked; and
     asked what an item was in a period, it states a figure."""
-    said = spoken(bullets, matches)
     if bullets and all(b.text.rstrip().endswith(":") for b in bullets):
         return False  # "... as follows:" leads to a list or table it does not give
+    said = spoken(bullets, matches)
     if focus is not None and focus.ids and any(conflicts(b.text, focus.ids) for b in bullets):
         return False
     if focus is not None and any(other_period(b.text, focus.period) for b in bullets):

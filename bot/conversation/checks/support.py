@@ -199,7 +199,7 @@ def _dated_here(match: Match, question: str) -> bool:
     the sentence or row itself gives years, the claim gives one of them (or the
     question's): "In 2019, we recorded ..." beside "In 2018, we recorded ...", whatever
     years the heading or the next sentence names."""
-    years = years_in(" ".join(q.text for q in merged(quantities(match.claim.text)) if q.is_year))
+    years = {int(q.value) for q in merged(quantities(match.claim.text)) if q.is_year}
     here = years_in(f"{match.said}\n{question}")
     assert match.passage is not None
     own = years_in(match.passage.text)
