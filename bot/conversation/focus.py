@@ -92,6 +92,9 @@ _ASKED = (
     re.compile(rf"^\W*(?:what|which)\s+(?P<np>[a-z][a-z\s'-]*?)\s+{_AUX}\b", _I),
     re.compile(rf"\bwhat (?:does|do|did)\s+{_NP}\s+(?:say|state|require|provide)\b", _I),
     re.compile(rf"\bhow (?:much|many)\s+(?P<np>[a-z][a-z\s'-]*?)\s+{_AUX}\b", _I),
+    re.compile(
+        rf"\bhow (?:long|soon) {_AUX}\s+(?:[\w'-]+\s+){{1,3}}?take\s+to\s+{_NP}{_STOP_AFTER}", _I
+    ),
     re.compile(rf"\bhow (?:long|soon|often|early|late) {_AUX}\s+{_NP}{_STOP_AFTER}", _I),
     re.compile(
         r"\b(?:cover|covers|reimburse|reimburses|pay for|pays for|include|includes|allow"
@@ -120,7 +123,8 @@ _ASKED = (
     ),
 )
 _DURATION_ASKED = (
-    r"\bhow (?:long|soon|early|late)\b|(?:^|[.?!]\s+)when\b|\bwithin how\b"
+    r"\bhow (?:long|soon|early|late)\b|\bhow much (?:time|notice)\b|(?:^|[.?!]\s+)when\b"
+    r"|\bwithin how\b"
     r"|\bwhen (?:will|would|does|do|is|are|can|should|shall|must|did)\b"
     r"|\bhow many (?:days|weeks|months|years|hours)\b|\btime limit\b|\bdeadline\b"
 )
@@ -158,7 +162,7 @@ WANTED_KINDS = {
 # answer is a description, even when the thing is an amount ("what constitutes audit fees?").
 _DESCRIBES = re.compile(
     r"^\W*(?:why|where|who|whom)\b|\bwhat (?:constitutes?|causes?d?|drives?|drove|determines?"
-    r"|accounts? for|accounted for|led to|leads to|contributed to|resulted in)\b"
+    r"|happens?|accounts? for|accounted for|led to|leads to|contributed to|resulted in)\b"
     r"|\b(?:include[sd]?|consists? of|comprises?d?(?: of)?|represents?|relates? to|subject to"
     r"|used for|attributable to|made up of|mean|defined|reflects?|refers? to|stands? for)\s*\??\s*$"
     r"|\bwhat (?:is|are|was|were) the (?:definition|meaning|purpose|reasons?|basis|method)\b"

@@ -45,13 +45,15 @@ _QUANTITY = re.compile(
     rf"(?P<scale>\s?{_SCALE}\b)?"
     r"(?P<dash>\s?/-)?"
     rf"(?P<pct>\s?(?:%|per\s?cent\b|percent\b|basis points?\b|bps\b))?"
-    rf"(?P<unit>[\s-]?(?:(?:continuous|consecutive|calendar|clear|working|full)\s)?{_UNIT}\b['’]?)?",
+    rf"(?P<unit>[\s-]?(?:(?:continuous|consecutive|calendar|clear|working|full|[a-z]+-[a-z]+)\s)?"
+    rf"{_UNIT}\b['’]?)?",
     re.IGNORECASE,
 )
 _CITATION = re.compile(r"\[\d+(?:\s*[-–,;]\s*\d+)*\]")
 _PLACE = re.compile(
     r"(?i)\b(?:sections?|clauses?|articles?|chapters?|paras?|paragraphs?|rules?|pages?|pp?"
-    r"|items?|tables?|annexures?|schedules?|notes?|exclusions?|excl|code|no|nos|v|part)"
+    r"|items?|tables?|annexures?|schedules?|notes?|exclusions?|excl|code|no|nos|v|part"
+    r"|types?|stages?|grades?|class|tiers?|phases?|category)"
     r"\.?\s*[-–]?\s*\d+(?:\.\d+)*[a-z]?\b"
 )
 # The day of a date ("December 31, 2018", "31 March 2019"): the year stays a number.

@@ -795,3 +795,137 @@ def test_asked_what_an_item_represents_its_figure_alone_is_not_high() -> None:
     ]
     assert levels[0] == Confidence.HIGH
     assert levels[1] != Confidence.HIGH
+
+
+BEFORE_AFTER = [
+    _source(1, "We will cover, on a reimbursement basis:\n"
+               "a. Pre-hospitalisation expenses incurred up to 45 days prior to admission; and\n"
+               "b. Post-hospitalisation expenses incurred up to 90 days after the discharge."),
+]  # fmt: skip
+CHECK_UP = [
+    _source(1, "Health check-up costs are paid up to 2% of the sum insured of the preceding 4 "
+               "years, for a block of every four claim-free years."),
+]  # fmt: skip
+ALLOWANCE = [
+    _source(1, "Daily allowance\ncolumns: Sum insured | Allowance\nUp to Rs. 4 lakh | Rs. 400 "
+               "per day, at most Rs. 4000 a year\nAbove Rs. 4 lakh and up to Rs. 10 lakh | Rs. "
+               "800 per day, at most Rs. 8000 a year"),
+]  # fmt: skip
+AFRESH = [
+    _source(1, "Waiting periods\nOn enhancement of the sum insured, the waiting periods shall "
+               "apply afresh to the extent of the increase in sum insured."),
+]  # fmt: skip
+SURROGATE = [_source(1, "Special conditions\nSurrogate or vicarious pregnancy is not covered.")]
+
+
+@pytest.mark.parametrize(
+    ("said", "sources", "question"),
+    [
+        ("Costs from the 45 days before admission and the 90 days after discharge are "
+         "reimbursed.", BEFORE_AFTER, "How long are pre- and post-hospitalisation costs covered?"),
+        ("It pays up to 2% of the sum insured, averaged over each of the previous four years.",
+         CHECK_UP, "How much is paid for a health check-up?"),
+        ("The waiting periods start again, but only for the increase in sum insured.",
+         AFRESH, "What happens to the waiting period if I increase my sum insured?"),
+        ("No. A surrogate pregnancy is not covered.", SURROGATE, "Is surrogacy covered?"),
+    ],
+)  # fmt: skip
+def test_a_model_joining_sentences_or_using_other_forms_of_a_word_passes(
+    said: str, sources: list[Source], question: str
+) -> None:
+    """ "before" and "after" in one claim joining two items of its source; "up to" bounds
+    the share, not the years after it; "what happens to X" asks for a description, not a
+    duration; "surrogacy" is spoken by "surrogate"."""
+    scores = _score([Bullet(said, (1,))], sources, question)
+    assert scores.failed() == []
+
+
+@pytest.mark.parametrize(
+    ("said", "sources", "question", "check"),
+    [
+        ("For a sum insured up to Rs. 4 lakh, the allowance is Rs. 800 per day, up to "
+         "Rs. 8,000 a year.",
+         ALLOWANCE, "What daily allowance is paid on a Rs 3 lakh sum insured?", "polarity"),
+        ("The check-up is paid after every block of two claim-free years.",
+         CHECK_UP, "How often is a health check-up paid?", "numbers"),
+    ],
+)  # fmt: skip
+def test_a_figure_from_the_other_band_or_a_changed_count_of_years_is_not_high(
+    said: str, sources: list[Source], question: str, check: str
+) -> None:
+    """The row's figure said of the band the row is not ("up to" for "above"); "two
+    claim-free years" counts years like "two years"."""
+    scores = _score([Bullet(said, (1,))], sources, question)
+    assert check in _failed(scores)
+    assert confidence_for(scores, has_context=True) != Confidence.HIGH
+
+
+ADVENTURE = [
+    _source(1, "7 EXCLUSIONS > 7.6 Hazardous sports (Code - Excl 09)\nExpenses related to any "
+               "treatment necessitated due to participation as a professional in hazardous "
+               "sports, including but not limited to rock climbing or scuba diving."),
+]  # fmt: skip
+GENDER = [
+    _source(1, "7 EXCLUSIONS > 7.4 Change-of-Gender treatments (Code - Excl 07)\nExpenses related "
+               "to any treatment, including surgical management, to change characteristics of "
+               "the body to those of the opposite sex."),
+]  # fmt: skip
+SHARE = [
+    _source(1, "The decrease in the share of net earnings in Harbour Partners is a result of a "
+               "decrease in the underlying performance of Harbour Partners in 2018.",
+               "annual_report.pdf"),
+]  # fmt: skip
+EYES = [
+    _source(1, "Expenses for correction of eye sight due to refractive error less than 6.5 "
+               "dioptres are excluded."),
+    _source(2, "Routine eyesight tests are paid once in two years."),
+]  # fmt: skip
+SETTLEMENT = [
+    _source(1, "Claim Settlement\nThe Company shall settle or reject a claim within 20 days from "
+               "the date of receipt of the last necessary document."),
+    _source(2, "The insurer may cancel the policy on grounds of fraud; the insurer shall refund "
+               "the premium for the unexpired period."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("said", "sources", "question"),
+    [
+        ("No. Treatment to change the body's characteristics to those of the opposite sex, "
+         "including surgery, is excluded.", GENDER, "Is a change-of-gender treatment covered?"),
+        ("Eyesight correction for a refractive error below 6.5 dioptres is not covered.", EYES,
+         "Is correction of a refractive error covered?"),
+        ("Claims are settled or rejected within 20 days of receiving the last necessary "
+         "document.", SETTLEMENT, "How long does the insurer take to settle a claim?"),
+    ],
+)  # fmt: skip
+def test_a_model_s_own_phrasing_of_an_exclusion_or_a_deadline_passes(
+    said: str, sources: list[Source], question: str
+) -> None:
+    """ "including ..., is excluded" under an exclusions heading; "eyesight" for "eye
+    sight"; "how long does the insurer take to settle a claim?" asks about settling a
+    claim, which the answer speaks of, not about the insurer."""
+    scores = _score([Bullet(said, (1,))], sources, question)
+    assert scores.failed() == []
+
+
+@pytest.mark.parametrize(
+    ("said", "sources", "question"),
+    [
+        ("Yes. Treatment needed because of professional participation in hazardous sports, "
+         "such as scuba diving, is covered.", ADVENTURE, "Is scuba diving covered?"),
+        ("Yes. Treatment to change the body's characteristics to those of the opposite sex, "
+         "including surgery, is covered.", GENDER, "Is gender reassignment surgery covered?"),
+        ("The decrease in the share of net earnings in Harbour Partners is because of an "
+         "increase in the underlying performance of Harbour Partners in 2018.", SHARE,
+         "What caused the decrease in the share of net earnings in Harbour Partners?"),
+    ],
+)  # fmt: skip
+def test_an_excluded_item_said_to_be_covered_or_a_flipped_cause_is_not_high(
+    said: str, sources: list[Source], question: str
+) -> None:
+    """ "is covered" left alone after a comma still belongs to its clause; a cause's
+    direction flips though the claim also repeats the effect's own word."""
+    scores = _score([Bullet(said, (1,))], sources, question)
+    assert "polarity" in _failed(scores)
+    assert confidence_for(scores, has_context=True) != Confidence.HIGH

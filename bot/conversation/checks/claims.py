@@ -95,12 +95,12 @@ def unled(text: str) -> str:
     return rest[:1].upper() + rest[1:]
 
 
-_JOINS = re.compile(r";\s+|,\s+and\s+(?!then\b)|\s+[—–]\s+")
+_JOINS = re.compile(r";\s+|,\s+(?:and|but)\s+(?!then\b)|\s+[—–]\s+")
 MIN_PART_WORDS = 3  # each statement of a run-on sentence says at least this much
 
 
 def _said(sentence: str) -> list[str]:
-    """The statements a sentence runs together ("A; b", "A, and b", "A — b"), each
+    """The statements a sentence runs together ("A; b", "A, and b", "A, but b", "A — b"), each
     saying something of its own; else the sentence."""
     parts = [p.strip() for p in _JOINS.split(sentence) if p.strip()]
     if len(parts) < 2 or any(len(content_words(p)) < MIN_PART_WORDS for p in parts):
@@ -203,11 +203,14 @@ def _quoted_whole(text: str, source: Source) -> bool:
 
 
 def _quotes(claim: str, passage: Passage) -> bool:
-    """The claim is the passage's own words (or the passage is all of the claim)."""
+    """The claim is the passage's own words (or the passage is most of the claim: "coronary
+    heart disease" is one item of a claim listing the conditions, not what it says)."""
     text = _flat(passage.text)
     if len(claim) < 20:
         return False
-    return claim in _flat(passage.shown()) or (len(text) >= 20 and text in claim)
+    return claim in _flat(passage.shown()) or (
+        len(text) >= max(20, len(claim) // 2) and text in claim
+    )
 
 
 def holds(passage: Passage, q: Quantity) -> bool:

@@ -230,8 +230,12 @@ def _spelled_in(name: str, said: set[str], focus: Focus | None) -> bool:
 
 
 def _said(stem: str, said: set[str]) -> bool:
-    """A word is spoken as itself or as a longer form of it ("co-pay": "co-payment")."""
-    return stem in said or (len(stem) >= 3 and any(w.startswith(stem) for w in said))
+    """A word is spoken as itself or as a longer form of it ("co-pay": "co-payment"), or
+    by a shorter form of six letters or more ("surrogacy": "surrogate", stemmed "surrog")."""
+    return stem in said or any(
+        (len(stem) >= 3 and w.startswith(stem)) or (len(w) >= 6 and stem.startswith(w))
+        for w in said
+    )
 
 
 def _names_a_document(name: str, ignored: frozenset[str]) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from bot.conversation.checks.claims import Match
-from bot.conversation.quantities import quantities
+from bot.conversation.quantities import Quantity, quantities
 from bot.conversation.text import content_words, sentences
 
 _I = re.IGNORECASE
@@ -50,17 +50,21 @@ _OPPOSITES = (
     (r"before|prior to", r"after|following"),
     (r"include[sd]?|including|inclusive", r"exclude[sd]?|excluding|exclusive"),
 )  # fmt: skip
-# A row label bounding an amount ("Rs. 5 Lacs and Above") is a condition, not a change.
+# A bound written after its amount ("Rs. 5 Lacs and Above", "35 or more"): compared as a
+# bound (see _bound_flipped), never as a direction ("35 or more" beside "less invasive").
 _BOUNDS = (r"(?:and|or) (?:above|more|over|higher)", r"(?:and|or) (?:below|less|under|lower)")
-_ROW_OPPOSITES = (_CONDITIONS, _BOUNDS, *_OPPOSITES[4:])  # conditions first in both
+_OPEN_BOUND = re.compile(rf"\b{_BOUNDS[0]}\b|\b{_BOUNDS[1]}\b", _I)
+_ROW_OPPOSITES = (_CONDITIONS, *_OPPOSITES[4:])  # conditions first in both
 
 
-_CLAUSE_BREAK = re.compile(
-    r",\s+|;\s*|:\s+|(?<!\bonly)(?<!\bexcept)(?<!\beven)"
-    r"\s+(?=(?:but|or|if|unless|provided|except|whereas|while|subject to|and then|and (?:in )?no"
-    r"|and not)\b)",
-    _I,
+_CONJUNCTION = (
+    r"(?:but|or|if|unless|provided|except|whereas|while|subject to|and then|and (?:in )?no"
+    r"|and not|and (?:shall|will|is|are|does|do|can|may|must) not)\b"
 )
+_CLAUSE_BREAK = re.compile(
+    rf",\s+|;\s*|:\s+|(?<!\bonly)(?<!\bexcept)(?<!\beven)\s+(?={_CONJUNCTION})", _I
+)
+_OPENS_CLAUSE = re.compile(rf"\s*(?:and\s+)?{_CONJUNCTION}", _I)
 
 
 def same_polarity(match: Match) -> bool:
@@ -90,6 +94,8 @@ def same_polarity(match: Match) -> bool:
         speaking.setdefault(target, []).append(clause)
         if any(_reversed(clause, target, a, b) for a, b in opposites[1:]):
             return False
+        if _bound_flipped(clause, passage.text, match.nearby):
+            return False
         if _reversed(clause, whole, *_CONDITIONS):  # a condition opens its own clause
             return False
     context = f"{passage.path}\n{passage.context}"
@@ -114,7 +120,7 @@ def _same_sense(said: str, written: str, context: str) -> bool:
     is "covered after 36 months"); a claim may state the "not" that a quoted item under an
     "Exclusions" heading leaves to its heading."""
     said_not, written_not = _negative(said), _negative(written)
-    sides = (_side(said), _side(written))
+    sides = _sides(said, written)
     sides_differ = 0 not in sides and sides[0] != sides[1]
     if said_not == written_not:
         listed_as_not = (
@@ -122,6 +128,7 @@ def _same_sense(said: str, written: str, context: str) -> bool:
             and bool(_EXCLUSIONS.search(context))
             and bool(_GRANTS.search(said))
             and not _GRANTS.search(written)
+            and not _ONLY.search(said)
         )
         return not sides_differ and not listed_as_not
     if sides_differ:
@@ -136,6 +143,9 @@ def _negative(text: str) -> bool:
 
 # Words that say a thing is paid for: said of an item under a heading of exclusions, wrong.
 _EXCLUSIONS = re.compile(r"\b(?:exclusions?|excluded|not covered|not payable)\b", _I)
+# "covered only when ..." grants on a condition: the exclusion of what fails it, said the
+# other way round.
+_ONLY = re.compile(r"\bonly(?:\s+\w+){0,2}\s+(?:if|when|where|after|once|provided)\b", _I)
 _GRANTS = re.compile(r"\b(?:covered|covers|payable|paid|reimbursed|included|allowed)\b", _I)
 # A parenthesis explains a term ("each claim free year (where no claims are reported)"); its
 # "no" is not the clause's.
@@ -149,10 +159,13 @@ _NOT_EXCLUDED = re.compile(
 
 def _clauses(text: str) -> list[str]:
     """Clauses; a short "or B" after a clause is the end of its list, not a clause of its
-    own ("no cover for A or B" says "not" of B too)."""
+    own ("no cover for A or B" says "not" of B too), and a predicate left alone by a comma
+    ("Treatment for A, such as B, | is covered") ends the clause before it."""
     out: list[str] = []
     for clause in (c for c in _CLAUSE_BREAK.split(text) if c.strip()):
-        if out and _LIST_END.match(clause) and len(clause.split()) <= LIST_END_WORDS:
+        ends_list = _LIST_END.match(clause) and len(clause.split()) <= LIST_END_WORDS
+        alone = not _says_something(clause) and not _OPENS_CLAUSE.match(clause)
+        if out and (ends_list or alone):
             out[-1] = f"{out[-1]} {clause}"
         else:
             out.append(clause)
@@ -174,23 +187,85 @@ def _shared(one: str, other: str) -> float:
     return len(mine & theirs) / (len(mine | theirs) or 1)
 
 
-def _side(text: str) -> int:
-    """-1 when the clause speaks of the time before a period it states ("until the expiry
-    of 36 months", "within 30 days"), +1 for after it, 0 when it states no period: the
-    word nearest before the period decides."""
-    period = next((q for q in quantities(text) if q.kind == "duration"), None)
-    if period is None:
-        return 0
-    window = text[max(0, period.start - 48) : period.start]
+def _sides(said: str, written: str) -> tuple[int, int]:
+    """Which side of one period the claim and its passage speak of: the claim's first
+    period the passage also states (a claim joining "30 days before" and "60 days after"
+    is compared on the period its passage states); (0, 0) when they share none."""
+    theirs = [q for q in quantities(written) if q.kind == "duration"]
+    for mine in (q for q in quantities(said) if q.kind == "duration"):
+        same = next((q for q in theirs if q.matches(mine)), None)
+        if same is not None:
+            return _side(said, mine), _side(written, same)
+    return 0, 0
+
+
+def _side(text: str, period: Quantity) -> int:
+    """-1 when the clause speaks of the time before `period` ("until the expiry of 36
+    months", "within 30 days"), +1 for after it: the word nearest before the period
+    decides, unless another quantity stands between them ("up to 1% of ... 3 years")."""
+    before = [q.end for q in quantities(text) if q.end <= period.start]
+    window = text[max(0, period.start - 48, *before) : period.start]
     marks = [(m.end(), -1) for m in _BEFORE.finditer(window)]
     marks += [(m.end(), 1) for m in _AFTER.finditer(window)]
     return max(marks)[1] if marks else 1
 
 
 def _reversed(claim: str, passage: str, one: str, other: str) -> bool:
+    """The claim uses one word of a pair the passage lacks, and the passage uses the
+    other more often than the claim: "because of an increase" beside "the decrease ... as
+    a result of a decrease", but not "30 days before admission and 60 days after
+    discharge" beside "up to 60 days after the discharge"."""
+    claim, passage = _OPEN_BOUND.sub(" ", claim), _OPEN_BOUND.sub(" ", passage)
     for word, opposite in ((one, other), (other, one)):
-        said = re.search(rf"\b(?:{word})\b", claim, _I)
-        written = re.search(rf"\b(?:{word})\b", passage, _I)
-        if said and not written and re.search(rf"\b(?:{opposite})\b", passage, _I):
+        if (
+            _count(word, claim)
+            and not _count(word, passage)
+            and _count(opposite, passage) > _count(opposite, claim)
+        ):
             return True
     return False
+
+
+def _count(words: str, text: str) -> int:
+    return len(re.findall(rf"\b(?:{words})\b", text, _I))
+
+
+# Words bounding the amount right after them (_BOUNDS: written after it).
+_UPPER = r"up\s?to|below|under|less than|not (?:more than|exceeding)|at most|maximum of|max\.?|<|≤"
+_LOWER = r"above|over|more than|exceeding|greater than|older than|at least|minimum of|min\.?|>|≥"
+
+
+def _bound_flipped(claim: str, passage: str, nearby: str) -> bool:
+    """An amount (not a period: see _side) the claim bounds one way and its passage only
+    the other: "up to Rs. 5 lacs" for "Above Rs. 5 Lacs". An amount the passage does not
+    state is looked for in the sentences (or rows) beside it."""
+    for q in quantities(claim):
+        said = _bound(claim, q) if q.kind != "duration" else 0
+        if not said:
+            continue
+        written = _bounds(passage, q) or _bounds(nearby, q)
+        if written - {0} and said not in written:
+            return True
+    return False
+
+
+def _bounds(text: str, q: Quantity) -> set[int]:
+    """How `text` bounds the amount `q` where it states it (0: there, unbounded); empty
+    when it does not state it."""
+    return {_bound(text, other) for other in quantities(text) if other.matches(q)}
+
+
+def _bound(text: str, q: Quantity) -> int:
+    """+1 when `q` is a lower bound ("above Rs. 5 lacs", "5 lacs and above"), -1 an upper
+    one, 0 neither."""
+    before = text[max(0, q.start - 24) : q.start].lower()
+    after = text[q.end : q.end + 12].lower()
+    if re.search(rf"(?:^|[^a-z])(?:{_UPPER})\s*(?:rs\.?|inr|usd|\$|₹)?\s*$", before) or re.match(
+        rf"\s*(?:{_BOUNDS[1]})\b", after
+    ):
+        return -1
+    if re.search(rf"(?:^|[^a-z])(?:{_LOWER})\s*(?:rs\.?|inr|usd|\$|₹)?\s*$", before) or re.match(
+        rf"\s*(?:{_BOUNDS[0]})\b", after
+    ):
+        return 1
+    return 0
