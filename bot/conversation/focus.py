@@ -419,15 +419,22 @@ def _wants(text: str) -> str:
     opt for it if my sum insured is Rs 3 lakh?") or one asking what something is made of,
     why, where, or how something is done or worked out ("what do the fees include?", "how
     did the company fix its rate?"), unless it also asks how much or when."""
-    yes_no = re.match(
-        r"^\W*(?:is|are|am|can|could|do|does|did|will|would|shall|should|may|has|have)\b", text, _I
-    )
+    yes_no = _YES_NO.match(text)
     if (yes_no or _DESCRIBES.search(text)) and not _HOW_MUCH.search(text):
         return ""
     for kind, pattern in _answer_kinds(active()):
         if pattern.search(text):
             return kind
     return ""
+
+
+# A yes/no question, perhaps after the case it asks about ("If the company cancels my policy,
+# do I get a refund?").
+_YES_NO = re.compile(
+    r"^\W*(?:(?:if|when|once|after|before|in case)\b[^,?]*,\s*)?"
+    r"(?:is|are|am|can|could|do|does|did|will|would|shall|should|may|has|have)\b",
+    _I,
+)
 
 
 def _describes(text: str) -> bool:

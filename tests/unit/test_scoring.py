@@ -929,3 +929,18 @@ def test_an_excluded_item_said_to_be_covered_or_a_flipped_cause_is_not_high(
     scores = _score([Bullet(said, (1,))], sources, question)
     assert "polarity" in _failed(scores)
     assert confidence_for(scores, has_context=True) != Confidence.HIGH
+
+
+@pytest.mark.parametrize(
+    ("question", "wants"),
+    [
+        ("If the company cancels my policy for non-disclosure, do I get a refund?", ""),
+        ("If I have two health policies, can I choose which insurer pays?", ""),
+        ("If I cancel my policy after two months, how much premium do I get back?", "money"),
+        ("How much notice must I give before a planned admission?", "duration"),
+        ("What happens to the waiting period if I increase my sum insured?", ""),
+    ],
+)
+def test_the_kind_of_answer_a_question_wants(question: str, wants: str) -> None:
+    """A yes/no question stays one after the case it asks about; notice is a time."""
+    assert focus_of(question).wants == wants
