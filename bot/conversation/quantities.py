@@ -52,10 +52,11 @@ _QUANTITY = re.compile(
 _CITATION = re.compile(r"\[\d+(?:\s*[-–,;]\s*\d+)*\]")
 _PLACE = re.compile(
     r"(?i)\b(?:sections?|clauses?|articles?|chapters?|paras?|paragraphs?|rules?|pages?|pp?"
-    r"|items?|tables?|annexures?|schedules?|notes?|exclusions?|excl|code|no|nos|v|part"
-    r"|types?|stages?|grades?|class|tiers?|phases?|category)"
+    r"|items?|tables?|annexures?|schedules?|notes?|exclusions?|excl|code|no|nos|v|part)"
     r"\.?\s*[-–]?\s*\d+(?:\.\d+)*[a-z]?\b"
 )
+# A kind and its short number name a thing ("type 2 diabetes", "Tier 1 capital").
+_KIND_NUMBER = re.compile(r"(?i)\b(?:type|stage|grade|class|tier|phase|category) ?\d{1,2}\b")
 # The day of a date ("December 31, 2018", "31 March 2019"): the year stays a number.
 _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
@@ -156,7 +157,8 @@ def quantities(text: str) -> list[Quantity]:
 
 @lru_cache(maxsize=4096)
 def _quantities(text: str) -> tuple[Quantity, ...]:
-    scrubbed = _DAY.sub(_without_day, _list_numbers(_blank(_PLACE, _blank(_CITATION, text))))
+    named = _blank(_KIND_NUMBER, _blank(_PLACE, _blank(_CITATION, text)))
+    scrubbed = _DAY.sub(_without_day, _list_numbers(named))
     out: list[Quantity] = []
     for m in _QUANTITY.finditer(scrubbed):
         found = _quantity(scrubbed, text, m)
