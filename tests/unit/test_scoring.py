@@ -944,3 +944,24 @@ def test_an_excluded_item_said_to_be_covered_or_a_flipped_cause_is_not_high(
 def test_the_kind_of_answer_a_question_wants(question: str, wants: str) -> None:
     """A yes/no question stays one after the case it asks about; notice is a time."""
     assert focus_of(question).wants == wants
+
+
+CHANGES = [
+    _source(1, "Note 12 Restructuring\ncolumns: — | 2019 | 2018 | Change %\nRestructuring "
+               "expenses | 2019 | 443\nRestructuring expenses | 2018 | 588\nRestructuring "
+               "expenses | Change % | -25%", "annual_report.pdf"),
+]  # fmt: skip
+
+
+def test_a_fall_written_as_its_size_matches_the_signed_change_and_a_rise_does_not() -> None:
+    """ "-25%" in a change column is a number (its minus is no hyphen), and "fell 25%"
+    states it; "rose 25%" does not."""
+    question = "How did restructuring expenses change in 2019?"
+    fell = _score(
+        [Bullet("Restructuring expenses fell 25% in 2019, to 443.", (1,))], CHANGES, question
+    )
+    rose = _score(
+        [Bullet("Restructuring expenses rose 25% in 2019, to 443.", (1,))], CHANGES, question
+    )
+    assert "numbers" not in _failed(fell)
+    assert "numbers" in _failed(rose)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 
-from bot.conversation.quantities import Quantity, merged, quantities
+from bot.conversation.quantities import Quantity, matches_as_stated, merged, quantities
 from bot.conversation.text import readable
 from bot.conversation.types import Bullet, Source
 
@@ -30,7 +30,7 @@ def numbers_grounded(question: str, bullets: Sequence[Bullet], sources: Sequence
 def ungrounded(text: str, pool: Sequence[Quantity]) -> list[Quantity]:
     """The quantities of `text` that are neither in `pool` nor computed from ones that are."""
     said = merged(quantities(text))
-    found = [q for q in said if any(q.matches(other) for other in pool)]
+    found = [q for q in said if any(matches_as_stated(q, other, text) for other in pool)]
     return [q for q in said if q not in found and not derived(q, found)]
 
 

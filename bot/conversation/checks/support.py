@@ -40,7 +40,7 @@ from bot.conversation.entities import entities
 from bot.conversation.focus import conflicts, ids_in, word_pairs
 from bot.conversation.passages import PATH_SEPARATOR, Passage
 from bot.conversation.periods import years_in
-from bot.conversation.quantities import Quantity, merged, quantities
+from bot.conversation.quantities import Quantity, matches_as_stated, merged, quantities
 from bot.conversation.text import content_words, framing_words, readable
 from bot.conversation.types import Bullet, Source
 
@@ -242,7 +242,8 @@ def _numbers_cited(match: Match, question: str) -> bool:
     given = merged(quantities(question))
     nearby = _in(match.passage) + merged(quantities(match.nearby))
     nearby += [q for p in _same_line_item(match) for q in _in(p)]
-    found = [q for q in amounts if any(q.matches(o) for o in [*nearby, *given])]
+    claim = match.claim.text
+    found = [q for q in amounts if any(matches_as_stated(q, o, claim) for o in [*nearby, *given])]
     return all(q in found or derived(q, found) for q in amounts)
 
 
