@@ -9,7 +9,7 @@ Everything here is pure and offline.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 DURATION_DAYS = {
@@ -285,25 +285,6 @@ def _kind(m: re.Match[str], value: float) -> tuple[str, float]:
 def _unit_in(text: str) -> str:
     m = re.search(rf"(?i)\b{_UNIT}\b", text)
     return m.group(0).lower().rstrip("s") if m else ""
-
-
-# Words saying a figure went down: "a 25% decrease" states the "-25%" of a change column.
-_DOWN = re.compile(
-    r"\b(?:decreas\w*|declin\w*|fell|fall\w*|down|drop\w*|lower|reduc\w*|shr[iau]nk\w*)\b",
-    re.IGNORECASE,
-)
-
-
-def matches_as_stated(q: Quantity, other: Quantity, text: str) -> bool:
-    """`q`, as `text` states it, is `other`: also a fall written as its size ("a 25%
-    decrease", "down 25%") beside the signed figure ("-25%")."""
-    if q.matches(other):
-        return True
-    if other.value >= 0 or q.value <= 0:
-        return False
-    near = text[max(0, q.start - 40) : q.end + 30]
-    raw = None if other.raw is None else -other.raw
-    return bool(_DOWN.search(near)) and q.matches(replace(other, value=-other.value, raw=raw))
 
 
 def merged(found: list[Quantity]) -> list[Quantity]:

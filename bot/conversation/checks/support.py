@@ -35,12 +35,12 @@ from bot.conversation.checks.claims import (
     passages_of,
 )
 from bot.conversation.checks.meaning import Meaning
-from bot.conversation.checks.numbers import derived
+from bot.conversation.checks.numbers import derived, matches_as_stated
 from bot.conversation.entities import entities
 from bot.conversation.focus import conflicts, ids_in, word_pairs
 from bot.conversation.passages import PATH_SEPARATOR, Passage
 from bot.conversation.periods import years_in
-from bot.conversation.quantities import Quantity, matches_as_stated, merged, quantities
+from bot.conversation.quantities import Quantity, merged, quantities
 from bot.conversation.text import content_words, framing_words, readable
 from bot.conversation.types import Bullet, Source
 
