@@ -131,22 +131,24 @@ def _supported(
     named = entities(claim.text, terms)
     if not all(entity_in(cited, name) or entity_in(question, name) for name in named):
         return False
-    said = _words_and_compounds(match.said)
-    stray = {w for w in said_words - said - own - framing_words() if len(w) > 2}
+    unsaid = _unsaid(said_words - own, match.said)
+    stray = {w for w in unsaid - framing_words() if len(w) > 2}
     swapped = _swapped(match, stray, named, question, context)
     if swapped and not _reworded(swapped, claim.text, match.said, meaning):
         return False
     if not dated_as_written(claim.text, match.passage.text):
         return False
-    return _dated_here(match, question) and not _label_borrowed(match, said_words - said - own)
+    return _dated_here(match, question) and not _label_borrowed(match, unsaid)
 
 
-def _words_and_compounds(text: str) -> set[str]:
-    """The text's words, and each two of them written as one ("eye sight": "eyesight")."""
-    words = re.findall(r"[A-Za-z]+", text)
-    return set(content_words(text)) | set(
-        content_words(" ".join(a + b for a, b in itertools.pairwise(words)))
-    )
+def _unsaid(words: set[str], text: str) -> set[str]:
+    """The `words` the text does not say, as a word or as two written as one ("eyesight":
+    "eye sight")."""
+    unsaid = words - set(content_words(text))
+    if unsaid:
+        found = re.findall(r"[A-Za-z]+", text)
+        unsaid -= set(content_words(" ".join(a + b for a, b in itertools.pairwise(found))))
+    return unsaid
 
 
 def _swapped(
