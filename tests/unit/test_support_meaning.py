@@ -340,3 +340,48 @@ def test_a_name_swapped_in_stays_unsupported_beside_synonyms() -> None:
     scores = _score_beside(said, 0.75)
     assert scores.contextual_continuity == 0
     assert _level(scores) != Confidence.HIGH
+
+
+CASHLESS = _source(
+    1,
+    "Claims > Procedure for cashless claims\n"
+    "1. The cashless request form shall be filled in with the medical details of the patient "
+    "and sent to the company.\n"
+    "2. The network hospital shall display the list of its empanelled insurers at the desk.\n"
+    "3. The company will issue a pre-authorisation letter within one hour of receiving the "
+    "request form and related medical information.\n"
+    "4. Final approval is given on the day of discharge.",
+)
+# The same clause without the item that says "medical details".
+PLAIN = _source(1, CASHLESS.text.replace(CASHLESS.text.split("\n")[1], "1. Forms are free."))
+DOCUMENTS = _source(
+    2,
+    "Claims > Documents\nThe claim form must reach the company with the medical details of "
+    "the patient and the original bills.",
+)
+BILLS = _source(
+    2, "Claims > Documents\nThe claim form must reach the company with the original bills."
+)
+
+
+@pytest.mark.parametrize("cites_own_phrase", [True, False])
+def test_a_phrase_of_the_cited_block_is_its_own_wording_not_a_swapped_name(
+    cites_own_phrase: bool,
+) -> None:
+    """ "Medical details" where the passage says "medical information": when the block the
+    answer cites says "medical details" itself, the claim rewords its own block. When only
+    another block (the claim documents) says it and the cited block never does, the claim
+    has borrowed another block's phrase and is not High."""
+    said = (
+        "Once it has the request form and the medical details, the company sends the "
+        "pre-authorisation letter within one hour."
+    )
+    scores = score_answer(
+        question="How soon does the company answer a cashless request?",
+        bullets=[Bullet(said, (1,))],
+        sources=[CASHLESS, BILLS] if cites_own_phrase else [PLAIN, DOCUMENTS],
+        instructions=INSTRUCTIONS,
+        meaning=Meaning(CountingEmbed(), threshold=0.5, synonym=0.75),
+    )
+    assert scores.contextual_continuity == int(cites_own_phrase)
+    assert (_level(scores) == Confidence.HIGH) == cites_own_phrase

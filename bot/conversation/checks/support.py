@@ -72,7 +72,10 @@ def citations_hold(
     asked = set(content_words(question)) - everywhere  # the asker's own details ("Rs 56,000")
     context = _Context(
         names=_names(sources),
-        phrases=frozenset(pair for each in words for pair in itertools.pairwise(each)),
+        phrases={
+            s.number: frozenset(itertools.pairwise(each))
+            for s, each in zip(sources, words, strict=True)
+        },
         rare=_rare_words(words),
     )
     found = claims(bullets, sources)
@@ -96,7 +99,7 @@ class _Context:
     """What the retrieved sources name and say, to tell a swapped name from a paraphrase."""
 
     names: frozenset[frozenset[str]]  # see _names
-    phrases: frozenset[tuple[str, str]]  # adjacent content words of every source
+    phrases: dict[int, frozenset[tuple[str, str]]]  # each source's adjacent content words
     rare: frozenset[str]  # used by one source only
 
 
@@ -156,15 +159,18 @@ def _swapped(
 ) -> set[str]:
     """The claim's words its passage lacks that name another thing of the sources: a name
     written whole (a single word only as a name, capitalised: "Premium" is a defined
-    term, "the premium" a paraphrase's word), a phrase another block uses, or another
-    block's own word in the passage's place. A paraphrase's own words ("the insurer",
+    term, "the premium" a paraphrase's word), a phrase a block it does not cite uses (its
+    own block may say "medical details" where the passage says "medical information"),
+    or another block's own word in the passage's place. A paraphrase's own words ("the insurer",
     "receive") are none of these."""
     claim = match.claim.text
     said_words = set(content_words(claim))
     capitalised = {w for name in named for w in content_words(name)}
     whole = {w for name in context.names if name <= said_words for w in name & stray}
     whole -= {w for w in whole if frozenset({w}) in context.names and w not in capitalised}
-    phrases = {w for pair in word_pairs(claim) if pair in context.phrases for w in pair}
+    cited = {s.number for s in match.claim.cited}
+    elsewhere = set().union(*(p for n, p in context.phrases.items() if n not in cited))
+    phrases = {w for pair in word_pairs(claim) if pair in elsewhere for w in pair}
     swapped = (whole | phrases & stray) - set(content_words(question))
     assert match.passage is not None
     swapped |= _in_place_of(claim, match.passage.text, stray & context.rare, context.rare)
