@@ -36,6 +36,7 @@ a fresh thread, once per fault type with exactly one planted fault:
 - neighbour: the whole answer replaced by a sentence of another retrieved block, word for
   word and cited to it, the one sharing most words with the question: true to its
   source, about something else (a clause titled "waiting period" about other conditions).
+  A sentence stating every decisive value of the case answers it and is passed over.
 
 Printed: per fault type and for the faithful answers, how many were High / Medium / Low
 and which checks failed; planted faults below High and faithful answers High overall (the

@@ -342,7 +342,8 @@ def _neighbour(draft: Draft, s: Setting, rng: random.Random) -> Planted | None:
     """The whole answer replaced by a sentence of another retrieved block, word for word
     and cited to it: true to its source, about something else. The sentence chosen shares
     the most words with the question (a clause whose title holds "waiting period" but is
-    about other conditions); ties are drawn at random."""
+    about other conditions); ties are drawn at random. A sentence stating every decisive
+    value of the case answers the question and is not chosen."""
     pieces = tuple(p for b in draft.bullets for p in b.pieces)
     asked = set(tokens(s.prompt.question))
     options: list[tuple[int, float, str, int]] = []
@@ -355,10 +356,20 @@ def _neighbour(draft: Draft, s: Setting, rng: random.Random) -> Planted | None:
                 options.append(
                     (len(asked & set(words)), rng.random(), sentence.strip(), block.number)
                 )
+    options = [o for o in options if not _answers(o[2], s.case.values)]
     if not options:
         return None
     _, _, sentence, number = max(options)
     return Planted((Bullet(sentence, (number,), ()),), 0, f"answered from block {number}")
+
+
+def _answers(sentence: str, values: Sequence[str]) -> bool:
+    """The sentence states every decisive value of the case ("5%" and "50%" of a cumulative
+    bonus, said again in the table of benefits): it answers the question, no fault."""
+    return bool(values) and all(
+        re.search(rf"(?<![\w.]){re.escape(v.strip())}(?!\w)", sentence, re.IGNORECASE)
+        for v in values
+    )
 
 
 _PLANTERS: dict[str, Callable[[Draft, Setting, random.Random], Planted | None]] = {
