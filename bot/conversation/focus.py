@@ -90,7 +90,14 @@ _AUX = r"(?:does|do|is|are|will|can|would|must|should|did|has|have)"
 _ASKED = (
     re.compile(rf"\bwhat (?:is|are|was|were|will be|would be)\s+{_NP}{_STOP_AFTER}", _I),
     re.compile(rf"^\W*(?:what|which)\s+(?P<np>[a-z][a-z\s'-]*?)\s+{_AUX}\b", _I),
-    re.compile(rf"\bwhat (?:does|do|did)\s+{_NP}\s+(?:say|state|require|provide)\b", _I),
+    re.compile(
+        rf"\bwhat (?:does|do|did)\s+{_NP}\s+(?:say|state|require|provide|include|represent"
+        r"|refer to|consist of|comprise|stand for)\b",
+        _I,
+    ),
+    re.compile(rf"\bwhat constitutes?\s+{_NP}{_STOP_AFTER}", _I),
+    re.compile(rf"\b(?:information|details?) (?:about|on|regarding)\s+{_NP}{_STOP_AFTER}", _I),
+    re.compile(rf"^\W*how (?:is|are|was|were)\s+{_NP}\s+[a-z]+ed\b", _I),  # "... calculated?"
     re.compile(rf"\bhow (?:much|many)\s+(?P<np>[a-z][a-z\s'-]*?)\s+{_AUX}\b", _I),
     re.compile(
         rf"\bhow (?:long|soon) {_AUX}\s+(?:[\w'-]+\s+){{1,3}}?take\s+to\s+{_NP}{_STOP_AFTER}", _I
@@ -119,6 +126,12 @@ _ASKED = (
     re.compile(  # "the value of minority interest", "the change in trade receivables"
         rf"\b(?:(?:{_MEASURE_NOUNS})s? (?:of|in|for|from)\s+(?:the\s+)?)+{_NP}"
         r"(?=\s+(?:in|for|during|between|from|as of|at|under)\b|\s*[?,.;:!]|\s*$)",
+        _I,
+    ),
+    re.compile(rf"\bhow (?:much|many) (?:is|are|was|were)\s+{_NP}{_STOP_AFTER}", _I),
+    re.compile(
+        rf"\bhow much (?:did|does|do|has|have)\s+{_NP}\s+(?:increase|decrease|rise|rose|fall"
+        r"|fell|grow|decline|change|drop)",
         _I,
     ),
 )

@@ -965,3 +965,44 @@ def test_a_fall_written_as_its_size_matches_the_signed_change_and_a_rise_does_no
     )
     assert "numbers" not in _failed(fell)
     assert "numbers" in _failed(rose)
+
+
+# The first block answers; the second, true to itself, is about something near it.
+ASKED_FORMS = [
+    ("How is external revenue detailed?",
+     "Note 12 Segments\nThe tables below detail external revenue by location of customers.",
+     "Revenue recognition\nDistributions from investments are recognised as revenue when the "
+     "right to receive payment is established.",
+     "External revenue is detailed by the location of customers."),
+    ("What does the credit risk rating of 7 and higher refer to?",
+     "Credit quality\nCredit risk ratings of 7 and higher correspond to substandard loans.",
+     "Concentrations\nThe company is not exposed to any significant credit risk with respect to "
+     "its trade customers.",
+     "A credit risk rating of 7 or higher means the loan is substandard."),
+    ("Where is there more information about the restructuring expenses?",
+     "Charges\nThese charges are included in restructuring expenses in the statements of "
+     "operations (see Note 15).",
+     "Operating expenses\nOperating expenses rose, the largest increase being in salaries and "
+     "related benefits.",
+     "They are included in restructuring expenses; Note 15 has more information."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "answering", "near", "said"),
+    ASKED_FORMS,
+    ids=["how-is-x-detailed", "what-does-x-refer-to", "more-information-about-x"],
+)
+def test_a_true_sentence_of_a_block_about_something_else_does_not_answer_these_questions(
+    question: str, answering: str, near: str, said: str
+) -> None:
+    """ "How is X detailed?", "What does X refer to?", "Where is there more information
+    about X?" ask about X: a sentence of the block beside it, quoted word for word and
+    sharing some of the question's words, is not High; the answer from X's block is."""
+    sources = [_source(1, answering, "annual_report.pdf"), _source(2, near, "annual_report.pdf")]
+    neighbour = near.split("\n")[1]
+    wrong = _score([Bullet(neighbour, (2,))], sources, question)
+    assert "qa_continuity" in _failed(wrong)
+    assert confidence_for(wrong, has_context=True) != Confidence.HIGH
+    right = _score([Bullet(said, (1,))], sources, question)
+    assert confidence_for(right, has_context=True) == Confidence.HIGH, _failed(right)
