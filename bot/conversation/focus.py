@@ -416,12 +416,17 @@ _TIMING = re.compile(
 )
 
 
-def states_loosely(text: str, wants: str) -> bool:
+_WHEN = re.compile(r"\bwhen\b|\bhow often\b|\bat what (?:time|point|stage)\b", _I)
+
+
+def states_loosely(text: str, focus: Focus) -> bool:
     """A line that answers without a quantity of the wanted kind written as one: "when?"
     answered "annually, at the beginning of each period"; "what percentage?" answered by a
-    figure under a "%" column ("Change %: (59.9)")."""
+    figure under a "%" column ("Change %: (59.9)"). A timing word tells when, not how long:
+    it does not answer "what grace period do I get?"."""
+    wants = focus.wants
     if wants == "duration":
-        return bool(_TIMING.search(text))
+        return bool(_WHEN.search(focus.question) and _TIMING.search(text))
     if wants == "percent":
         return "%" in text and any(not q.is_year for q in quantities(text))
     return False

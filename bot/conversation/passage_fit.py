@@ -80,4 +80,4 @@ def states_wanted(p: Passage, focus: Focus) -> bool:
             continue  # "In October 2021" states no amount
         if q.kind in wanted:
             return True
-    return states_loosely(p.text, focus.wants)
+    return states_loosely(p.text, focus)

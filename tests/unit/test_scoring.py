@@ -1006,3 +1006,21 @@ def test_a_true_sentence_of_a_block_about_something_else_does_not_answer_these_q
     assert confidence_for(wrong, has_context=True) != Confidence.HIGH
     right = _score([Bullet(said, (1,))], sources, question)
     assert confidence_for(right, has_context=True) == Confidence.HIGH, _failed(right)
+
+
+GRACE = [
+    _source(1, "Definitions > Grace Period\nGrace Period means the specified period of time "
+               "immediately following the premium due date during which payment can be made "
+               "to renew the policy without loss of continuity."),
+]  # fmt: skip
+
+
+def test_a_timing_word_answers_when_not_how_long() -> None:
+    """ "Immediately following the due date" tells when a grace period starts, not how long
+    it is: asked for the period, the definition is not High; asked when, it answers."""
+    said = GRACE[0].text.split("\n")[1]
+    asked_length = _score([Bullet(said, (1,))], GRACE, "What grace period do I get on renewal?")
+    assert "qa_continuity" in _failed(asked_length)
+    assert confidence_for(asked_length, has_context=True) != Confidence.HIGH
+    asked_when = _score([Bullet(said, (1,))], GRACE, "When does the grace period start?")
+    assert confidence_for(asked_when, has_context=True) == Confidence.HIGH, _failed(asked_when)

@@ -193,7 +193,7 @@ def _states(text: str, focus: Focus) -> bool:
     wanted = WANTED_KINDS[focus.wants]
     if any(q.kind in wanted and not q.is_year for q in quantities(text)):
         return True
-    return states_loosely(text, focus.wants)
+    return states_loosely(text, focus)
 
 
 def _names_spoken(
