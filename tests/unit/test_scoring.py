@@ -1024,3 +1024,35 @@ def test_a_timing_word_answers_when_not_how_long() -> None:
     assert confidence_for(asked_length, has_context=True) != Confidence.HIGH
     asked_when = _score([Bullet(said, (1,))], GRACE, "When does the grace period start?")
     assert confidence_for(asked_when, has_context=True) == Confidence.HIGH, _failed(asked_when)
+
+
+OBLIGATIONS = [
+    Source(
+        1, "chunk-1", "table", "annual_report.pdf", "p. 31",
+        "Contractual obligations — table 1\n"
+        "columns: Contractual Obligations | Total | Less than 1 Year | 1-3 Years | 3-5 Years\n"
+        "Operating leases | Total | 47,774\nOperating leases | Less than 1 Year | $15,363\n"
+        "Operating leases | 1-3 Years | $22,919\nOperating leases | 3-5 Years | $ 9,382\n"
+        "Long-term debt | Total | 55,000\nLong-term debt | Less than 1 Year | —\n"
+        "Long-term debt | 1-3 Years | —\nLong-term debt | 3-5 Years | 55,000",
+    )
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("said", "high"),
+    [
+        ("Operating leases of $15,363 thousand fall due in less than one year.", True),
+        ("Operating leases of $22,919 thousand fall due in less than one year.", False),
+        ("Operating leases of $15,363 thousand fall due in 1-3 years.", False),
+        ("All $55,000 thousand of long-term debt falls due in 3-5 years.", True),
+        ("All $55,000 thousand of long-term debt falls due in less than one year.", False),
+    ],
+)
+def test_a_figure_is_said_of_its_own_band_of_years(said: str, high: bool) -> None:
+    """Columns that differ only by their numbers ("Less than 1 Year", "1-3 Years"): a claim
+    names the band its figure sits in, written in figures or words, or it moved the
+    figure to another band."""
+    scores = _score([Bullet(said, (1,))], OBLIGATIONS, "When are the contractual obligations due?")
+    assert (confidence_for(scores, has_context=True) == Confidence.HIGH) == high, _failed(scores)
+    assert ("contextual_continuity" in _failed(scores)) != high

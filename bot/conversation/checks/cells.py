@@ -16,13 +16,16 @@ from bot.conversation.checks.claims import Claim
 from bot.conversation.checks.numbers import derived
 from bot.conversation.entities import contains_phrase
 from bot.conversation.periods import years_in
-from bot.conversation.quantities import Quantity, merged, quantities
+from bot.conversation.quantities import Quantity, merged, quantities, spelled_numbers
 from bot.conversation.text import content_words, framing_words
 
 # Where one figure's statement ends and the next one's begins inside a sentence:
-# "231,619 in 2018, lower than 224,312 in 2019", "from 173.6 in 2018 to 176.4 in 2019".
+# "231,619 in 2018, lower than 224,312 in 2019", "from 173.6 in 2018 to 176.4 in 2019";
+# not before a small number bounding a band ("due in less than one year", "1 to 3 years").
+_SMALL = r"(?:\d{1,2}(?![\d,.])|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _SEGMENT = re.compile(
-    r"[,;]\s|\b(?:and|than|from|to|versus|vs|against|compared (?:to|with))\b", re.IGNORECASE
+    rf"[,;]\s|\b(?:and|than|from|to|versus|vs|against|compared (?:to|with))\b(?!\s+{_SMALL}\b)",
+    re.IGNORECASE,
 )
 _FIGURE = re.compile(r"\(?[-–]?\s?[$€£₹]?\s?\d[\d,]*(?:\.\d+)?\s?%?\)?(?<!(?:19|20)\d\d)")
 _CHANGE_CUE = re.compile(
@@ -31,6 +34,9 @@ _CHANGE_CUE = re.compile(
     re.IGNORECASE,
 )
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
+# A small number standing alone: a bound of a header's band ("1-3 Years", "Level 2"), not
+# part of a figure ("22,919", "8.00%") nor a footnote marker ("(1)").
+_SMALL_NUMBER = re.compile(r"(?<![\d,.$(])\b\d{1,2}\b(?![\d,.%)])")
 
 
 @dataclass(frozen=True)
@@ -83,7 +89,14 @@ def _fits(cell: Cell, table: list[Cell], figure: Quantity, text: str) -> bool:
 
 
 def _words(text: str) -> frozenset[str]:
-    return frozenset(content_words(text)) - framing_words()
+    """Content words, with the small numbers the text writes in figures or words: "due in
+    less than one year" names the column "Less than 1 Year", not "1-3 Years"."""
+    return frozenset(content_words(text)) - framing_words() | _small_numbers(text)
+
+
+def _small_numbers(text: str) -> frozenset[str]:
+    found = {int(m.group(0)) for m in _SMALL_NUMBER.finditer(text)} | spelled_numbers(text)
+    return frozenset(f"#{n}" for n in found if n < 100)
 
 
 def _names_any(words: frozenset[str], table: list[Cell]) -> bool:
@@ -93,8 +106,13 @@ def _names_any(words: frozenset[str], table: list[Cell]) -> bool:
 def _best(mine: frozenset[str], every: set[frozenset[str]], said: frozenset[str]) -> bool:
     """No other label (or header) is named more fully than this one: "Other payables"
     names the row "Other payables" fully and "Trade payables" by half."""
-    top = max((_named(words, said) for words in every), default=0.0)
-    return top == 0.0 or _named(mine, said) >= top
+    named = frozenset().union(*every) & said
+
+    def fit(words: frozenset[str]) -> tuple[float, int]:
+        return _named(words, said), -len(named - words)
+
+    top = max((fit(words) for words in every), default=(0.0, 0))
+    return top[0] == 0.0 or fit(mine) >= top
 
 
 def _named(words: frozenset[str], said: frozenset[str]) -> float:
@@ -152,7 +170,7 @@ def _cells(text: str) -> list[Cell]:
         if any(_FIGURE.fullmatch(part) for part in parts[1:-1]):
             continue  # a row of figures ("Revenue | 1,200 | 1,100"), not one cell
         years = years_in(f"{label} {column}")
-        words = frozenset(content_words(column))
+        words = _words(column)  # as a claim's words are read: "Less than 1 Year" is {year, #1}
         if not words and previous is not None and previous.label == label and previous.years:
             words = previous.column_words
         cell = Cell(
