@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
+
+from bot.conversation.text import content_words
 
 DURATION_DAYS = {
     "hour": 1 / 24, "hr": 1 / 24, "day": 1.0, "week": 7.0, "month": 30.0, "year": 365.0,
@@ -30,6 +32,7 @@ _TENS = {
     "eighty": 80, "ninety": 90,
 }  # fmt: skip
 
+_SCALES_WRITTEN = ("hundred", "thousand", "million", "billion", "trillion", "lakh", "crore")
 _SPELLED = (
     rf"(?:(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(k for k in _ONES if _ONES[k] < 10)}))?"
     rf"|{'|'.join(sorted(_ONES, key=len, reverse=True))})(?:\s+hundred)?"
@@ -240,6 +243,13 @@ def _value(m: re.Match[str]) -> float | None:
     if scale:
         number *= SCALES.get(scale, 1.0)
     return number
+
+
+@cache
+def number_words() -> frozenset[str]:
+    """Stems of the words that write a number or its scale ("one", "thirty", "thousand"):
+    a quantity, checked as one, not a word a passage must share."""
+    return frozenset(content_words(" ".join([*_ONES, *_TENS, *_SCALES_WRITTEN])))
 
 
 def spelled_numbers(text: str) -> set[int]:

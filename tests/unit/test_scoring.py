@@ -1056,3 +1056,14 @@ def test_a_figure_is_said_of_its_own_band_of_years(said: str, high: bool) -> Non
     scores = _score([Bullet(said, (1,))], OBLIGATIONS, "When are the contractual obligations due?")
     assert (confidence_for(scores, has_context=True) == Confidence.HIGH) == high, _failed(scores)
     assert ("contextual_continuity" in _failed(scores)) != high
+
+
+def test_a_number_written_in_words_is_a_quantity_not_a_word_the_cell_must_share() -> None:
+    """ "Of that, $15,363 thousand is due in less than one year" beside "Operating leases |
+    Less than 1 Year | $15,363": the cell writes "1" and no scale; the claim's "one" and
+    "thousand" are its quantity, checked as such, not words the cell lacks."""
+    said = "Of that, $15,363 thousand is due in less than one year."
+    scores = _score(
+        [Bullet(said, (1,))], OBLIGATIONS, "How much of the operating leases is due soon?"
+    )
+    assert confidence_for(scores, has_context=True) == Confidence.HIGH, _failed(scores)

@@ -20,7 +20,13 @@ from bot.conversation.checks.meaning import Meaning
 from bot.conversation.citations import is_not_found
 from bot.conversation.entities import contains_phrase
 from bot.conversation.passages import Passage, passages
-from bot.conversation.quantities import Quantity, merged, quantities, spelled_numbers
+from bot.conversation.quantities import (
+    Quantity,
+    merged,
+    number_words,
+    quantities,
+    spelled_numbers,
+)
 from bot.conversation.text import content_words, sentences
 from bot.conversation.types import Bullet, Source
 
@@ -121,7 +127,7 @@ def candidates(claim: Claim) -> list[tuple[Key, Passage]]:
 
 @lru_cache(maxsize=512)
 def _candidates(claim: Claim) -> tuple[tuple[Key, Passage], ...]:
-    wanted = set(content_words(claim.text))
+    wanted = set(content_words(claim.text)) - number_words()
     amounts = [q for q in merged(quantities(claim.text)) if not q.is_year]
     quoted = _flat(claim.text)
     found: list[tuple[Key, Passage]] = []
@@ -167,7 +173,7 @@ def align(claim: Claim, meaning: Meaning | None = None) -> Match:
             (k[1], meaning.similarity(claim.text, meant(p)), k, p) for k, p in found[: len(pool)]
         ]
         _, similarity, key, passage = max(scored, key=lambda s: (s[0], s[1]))
-    wanted = set(content_words(claim.text))
+    wanted = set(content_words(claim.text)) - number_words()
     nearby = _neighbours(passage)
     if not nearby:
         return Match(claim, passage, key[2], similarity=similarity)
