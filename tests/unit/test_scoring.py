@@ -1067,3 +1067,22 @@ def test_a_number_written_in_words_is_a_quantity_not_a_word_the_cell_must_share(
         [Bullet(said, (1,))], OBLIGATIONS, "How much of the operating leases is due soon?"
     )
     assert confidence_for(scores, has_context=True) == Confidence.HIGH, _failed(scores)
+
+
+WEEKS = [
+    Source(
+        1, "chunk-1", "table", "annual_report.pdf", "p. 12",
+        "Group performance — table 1\ncolumns: — | 53 WEEKS | 52 WEEKS\n"
+        "ROFE (%) | 53 WEEKS | 9.6\nROFE (%) | 52 WEEKS | 9.3",
+    )
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("said", "high"), [("ROFE (53 weeks): 9.6.", True),
+                                            ("ROFE (52 weeks): 9.6.", False)])  # fmt: skip
+def test_a_figure_is_said_of_its_own_column_when_columns_differ_by_a_number(
+    said: str, high: bool
+) -> None:
+    """ "53 WEEKS" and "52 WEEKS" differ only by their number, in brackets or not."""
+    scores = _score([Bullet(said, (1,))], WEEKS, "What was the ROFE?")
+    assert (confidence_for(scores, has_context=True) == Confidence.HIGH) == high, _failed(scores)

@@ -36,7 +36,7 @@ _CHANGE_CUE = re.compile(
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
 # A small number standing alone: a bound of a header's band ("1-3 Years", "Level 2"), not
 # part of a figure ("22,919", "8.00%") nor a footnote marker ("(1)").
-_SMALL_NUMBER = re.compile(r"(?<![\d,.$(])\b\d{1,2}\b(?![\d,.%)])")
+_SMALL_NUMBER = re.compile(r"(?<![\d,.$(])\b\d{1,2}\b(?![\d,.%])|(?<=\()\d{1,2}\b(?![\d,.%)])")
 
 
 @dataclass(frozen=True)
