@@ -32,6 +32,8 @@ _TENS = {
     "eighty": 80, "ninety": 90,
 }  # fmt: skip
 
+# The numbers that count a band's bounds ("less than one year", "one to three years").
+SMALL_NUMBER_WORDS = tuple(word for word, value in _ONES.items() if value <= 12)
 _SCALES_WRITTEN = ("hundred", "thousand", "million", "billion", "trillion", "lakh", "crore")
 _SPELLED = (
     rf"(?:(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(k for k in _ONES if _ONES[k] < 10)}))?"

@@ -16,13 +16,19 @@ from bot.conversation.checks.claims import Claim
 from bot.conversation.checks.numbers import derived
 from bot.conversation.entities import contains_phrase
 from bot.conversation.periods import years_in
-from bot.conversation.quantities import Quantity, merged, quantities, spelled_numbers
+from bot.conversation.quantities import (
+    SMALL_NUMBER_WORDS,
+    Quantity,
+    merged,
+    quantities,
+    spelled_numbers,
+)
 from bot.conversation.text import content_words, framing_words
 
 # Where one figure's statement ends and the next one's begins inside a sentence:
 # "231,619 in 2018, lower than 224,312 in 2019", "from 173.6 in 2018 to 176.4 in 2019";
 # not before a small number bounding a band ("due in less than one year", "1 to 3 years").
-_SMALL = r"(?:\d{1,2}(?![\d,.])|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_SMALL = rf"(?:\d{{1,2}}(?![\d,.])|{'|'.join(SMALL_NUMBER_WORDS)})"
 _SEGMENT = re.compile(
     rf"[,;]\s|\b(?:and|than|from|to|versus|vs|against|compared (?:to|with))\b(?!\s+{_SMALL}\b)",
     re.IGNORECASE,

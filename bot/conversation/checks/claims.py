@@ -125,9 +125,15 @@ def candidates(claim: Claim) -> list[tuple[Key, Passage]]:
     return list(_candidates(claim))
 
 
+def _claim_words(text: str) -> set[str]:
+    """The words a passage must share with a claim: its numbers, written in words too
+    ("one", "thousand"), are quantities the numbers check reads."""
+    return set(content_words(text)) - number_words()
+
+
 @lru_cache(maxsize=512)
 def _candidates(claim: Claim) -> tuple[tuple[Key, Passage], ...]:
-    wanted = set(content_words(claim.text)) - number_words()
+    wanted = _claim_words(claim.text)
     amounts = [q for q in merged(quantities(claim.text)) if not q.is_year]
     quoted = _flat(claim.text)
     found: list[tuple[Key, Passage]] = []
@@ -173,7 +179,7 @@ def align(claim: Claim, meaning: Meaning | None = None) -> Match:
             (k[1], meaning.similarity(claim.text, meant(p)), k, p) for k, p in found[: len(pool)]
         ]
         _, similarity, key, passage = max(scored, key=lambda s: (s[0], s[1]))
-    wanted = set(content_words(claim.text)) - number_words()
+    wanted = _claim_words(claim.text)
     nearby = _neighbours(passage)
     if not nearby:
         return Match(claim, passage, key[2], similarity=similarity)

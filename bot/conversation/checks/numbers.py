@@ -7,10 +7,10 @@ not excused by some pair of context numbers that happens to add up to it."""
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
+from bot.conversation.checks.trends import DOWN
 from bot.conversation.quantities import Quantity, merged, quantities
 from bot.conversation.text import readable
 from bot.conversation.types import Bullet, Source
@@ -36,13 +36,6 @@ def ungrounded(text: str, pool: Sequence[Quantity]) -> list[Quantity]:
     return [q for q in said if q not in found and not derived(q, found)]
 
 
-# Words saying a figure went down: "a 25% decrease" states the "-25%" of a change column.
-_DOWN = re.compile(
-    r"\b(?:decreas\w*|declin\w*|fell|fall\w*|down|drop\w*|lower|reduc\w*|shr[iau]nk\w*)\b",
-    re.IGNORECASE,
-)
-
-
 def matches_as_stated(q: Quantity, other: Quantity, text: str) -> bool:
     """`q`, as `text` states it, is `other`: also a fall written as its size ("a 25%
     decrease", "down 25%") beside the signed figure ("-25%")."""
@@ -52,7 +45,7 @@ def matches_as_stated(q: Quantity, other: Quantity, text: str) -> bool:
         return False
     near = text[max(0, q.start - 40) : q.end + 30]
     raw = None if other.raw is None else -other.raw
-    return bool(_DOWN.search(near)) and q.matches(replace(other, value=-other.value, raw=raw))
+    return bool(DOWN.search(near)) and q.matches(replace(other, value=-other.value, raw=raw))
 
 
 def derived(q: Quantity, operands: Sequence[Quantity]) -> bool:

@@ -17,7 +17,8 @@ _UP = re.compile(
     r"|climb\w*|jump\w*|surg(?:e|ed|es|ing)|soar\w*|rall(?:y|ied|ies)|hike[sd]?|spik\w*)\b",
     re.IGNORECASE,
 )
-_DOWN = re.compile(
+# Words saying a figure went down (also read by the numbers check: "a 25% decrease").
+DOWN = re.compile(
     r"\b(?:decreas\w*|fall(?:s|ing|en)?|fell|declin\w*|drop\w*|down|lower|reduc\w*"
     r"|shr[iau]nk\w*|dip(?:s|ped|ping)?|slump\w*|plung\w*|slid(?:e|es|ing)?)\b",
     re.IGNORECASE,
@@ -90,7 +91,7 @@ def _clauses(sentence: str) -> list[str]:
 def _clause_claims(clause: str) -> list[_Claim]:
     scrubbed = _NOT_A_CHANGE.sub(lambda m: " " * len(m.group(0)), clause)
     cues = [(m.start(), 1) for m in _UP.finditer(scrubbed)]
-    cues += [(m.start(), -1) for m in _DOWN.finditer(scrubbed)]
+    cues += [(m.start(), -1) for m in DOWN.finditer(scrubbed)]
     claims: list[_Claim] = []
     for number in number_mentions(scrubbed):
         if _is_year(scrubbed, number):
@@ -155,7 +156,7 @@ def _changes_agree(sentence: str) -> bool:
     if len(figures) < 2:
         return True
     cues = [(m.start(), 1) for m in _UP.finditer(sentence)]
-    cues += [(m.start(), -1) for m in _DOWN.finditer(sentence)]
+    cues += [(m.start(), -1) for m in DOWN.finditer(sentence)]
     moved = None
     for start in _FROM.finditer(sentence):
         before = [c for c in cues if 0 <= start.start() - c[0] <= 30]
