@@ -330,8 +330,13 @@ def figure_row(text: str) -> bool:
 
 def states_figure(text: str) -> bool:
     """The text states a figure other than a date ("438.1p", "$1,234", "12%"; not "the
-    year ended August 31, 2019", nor the number of a name: "IFRS 16", "COVID-19")."""
-    return bool(re.search(r"\d", _DATE.sub(" ", _NAME_NUMBER.sub(" ", text))))
+    year ended August 31, 2019", nor the number of a name: "IFRS 16", "COVID-19", nor a
+    note's marker)."""
+    return bool(re.search(r"\d", _DATE.sub(" ", _NAME_NUMBER.sub(" ", _FOOTNOTE.sub(" ", text)))))
+
+
+# A note's marker before its first word ("2 Unlevered free cash flow is ..."), not a figure.
+_FOOTNOTE = re.compile(r"^\s*\d{1,2}\s+(?=[A-Z][a-z])")
 
 
 _NAME_NUMBER = re.compile(r"\b(?!(?:USD|INR|EUR|GBP|RS)\b)[A-Z]{2,}[\s-]?\d+\b")

@@ -1086,3 +1086,67 @@ def test_a_figure_is_said_of_its_own_column_when_columns_differ_by_a_number(
     """ "53 WEEKS" and "52 WEEKS" differ only by their number, in brackets or not."""
     scores = _score([Bullet(said, (1,))], WEEKS, "What was the ROFE?")
     assert (confidence_for(scores, has_context=True) == Confidence.HIGH) == high, _failed(scores)
+
+
+OPERATING_COSTS = [
+    _source(1, "Operating expenses\nStaff costs rose 4% to $12.0 million on new hires. Rent "
+               "was unchanged. Travel expenses fell by a third.\nAs a percentage of sales, "
+               "marketing expenses decreased to 5% from 6%.",
+            "annual_report.pdf"),
+    _source(2, "Gross margin\nCost of sales decreased by $2.1 million, or 9%, as compared to "
+               "last year.", "annual_report.pdf"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("said", "cited", "high"),
+    [
+        ("Cost of sales decreased by $2.1 million, or 9%, as compared to last year.", 2, True),
+        ("As a percentage of sales, marketing expenses decreased to 5% from 6%.", 1, False),
+    ],
+)
+def test_an_asked_phrase_is_spoken_by_one_sentence_not_by_words_strewn_over_a_block(
+    said: str, cited: int, high: bool
+) -> None:
+    """ "Cost of sales" is not spoken by "staff costs" in one sentence and "sales" in
+    another: the block on operating expenses has both words, but never together."""
+    question = "How much did the cost of sales decrease by?"
+    scores = _score([Bullet(said, (cited,))], OPERATING_COSTS, question)
+    assert (confidence_for(scores, has_context=True) == Confidence.HIGH) == high, _failed(scores)
+    assert ("qa_continuity" in _failed(scores)) != high
+
+
+SOFTWARE_REVENUE = [
+    Source(
+        1, "chunk-1", "table", "annual_report.pdf", "p. 40",
+        "Revenue by type — table 2\ncolumns: — | 2019 | 2018\n"
+        "Subscriptions | 2019 | 31,200\nSubscriptions | 2018 | 27,450\n"
+        "Support | 2019 | 4,310\nSupport | 2018 | 4,020\n"
+        "Total software revenues | 2019 | 35,510\nTotal software revenues | 2018 | 31,470",
+    )
+]  # fmt: skip
+
+
+def test_a_table_speaks_as_a_whole_of_what_its_rows_count() -> None:
+    """A row of a revenue table is revenue though its own label says only "Support"."""
+    question = "What was support revenue in 2019?"
+    scores = _score([Bullet("Support | 2019 | 4,310", (1,))], SOFTWARE_REVENUE, question)
+    assert confidence_for(scores, has_context=True) == Confidence.HIGH, _failed(scores)
+
+
+FREE_CASH_FLOW = [
+    _source(1, "Cash generation\nFree cash flow | 2019 | 18.4\nFree cash flow | 2018 | 11.9\n"
+               "3 Free cash flow is operating cash flow less capital expenditure and lease "
+               "payments.", "annual_report.pdf"),
+]  # fmt: skip
+
+
+def test_a_note_s_marker_is_not_the_figure_asked_for() -> None:
+    """ "3 Free cash flow is ..." opens a note; its "3" is no figure for 2019."""
+    question = "What was the free cash flow in 2019?"
+    note = FREE_CASH_FLOW[0].text.splitlines()[-1]
+    scores = _score([Bullet(note, (1,))], FREE_CASH_FLOW, question)
+    assert "qa_continuity" in _failed(scores)
+    assert confidence_for(scores, has_context=True) != Confidence.HIGH
+    figure = _score([Bullet("Free cash flow | 2019 | 18.4", (1,))], FREE_CASH_FLOW, question)
+    assert confidence_for(figure, has_context=True) == Confidence.HIGH, _failed(figure)

@@ -35,7 +35,7 @@ from bot.conversation.focus import WANTED_KINDS, Focus, conflicts, states_loosel
 from bot.conversation.passage_fit import input_of
 from bot.conversation.periods import other_period
 from bot.conversation.quantities import figure_row, is_date, quantities, states_figure
-from bot.conversation.text import content_words, readable
+from bot.conversation.text import content_words, readable, sentences
 from bot.conversation.types import Bullet, Source
 
 _GENERIC_WORDS = (
@@ -90,7 +90,7 @@ def speaks_to_question(
     missing = (
         set()
         if _inputs_quoted(matches, focus)
-        else _unspoken(question, said, sources, focus, stated)
+        else _unspoken(question, said, sources, focus, stated, _units(bullets, matches))
     )
     if missing and not _rescued(missing, question, bullets, matches, sources, meaning):
         return False
@@ -104,19 +104,49 @@ def speaks_to_question(
 
 
 def _unspoken(
-    question: str, said: set[str], sources: Sequence[Source], focus: Focus | None, stated: bool
+    question: str,
+    said: set[str],
+    sources: Sequence[Source],
+    focus: Focus | None,
+    stated: bool,
+    units: list[set[str]],
 ) -> set[str]:
     """The question's words the answer misses, when it misses too many of them (else
-    none): any of a short phrase asked for, a third of a longer one, or half of the
-    question's topic words the sources know."""
+    none): any of a short phrase asked for, a third of a longer one (spoken together in
+    one of `units`), or half of the question's topic words the sources know."""
     if focus is not None and focus.asked:
-        missing = {w for w in focus.asked if not _said(w, said)}
+        missing = min(
+            ({w for w in focus.asked if not _said(w, unit)} for unit in units),
+            key=len,
+            default=set(focus.asked),
+        )
         if stated:  # "36 months" says what the waiting period is without the words
             missing -= focus.measure
         allowed = 0 if len(focus.asked) <= 2 else len(focus.asked) // 3
         return missing if len(missing) > allowed else set()
     topic = _topic_held(question, sources, focus)
     return topic - said if topic and len(topic & said) < 0.5 * len(topic) else set()
+
+
+def _units(bullets: Sequence[Bullet], matches: Iterable[Match]) -> list[set[str]]:
+    """Where the words of an asked phrase must be spoken together ("cost of sales", not
+    "staff costs" in one sentence and "sales" in another): each bullet, each passage it
+    quotes with its headings and the sentences it joins, and each sentence of the blocks
+    it cites with theirs (title, first line, and a table's every line: a table speaks as a
+    whole)."""
+    cited: dict[int, Source] = {}
+    units = [set(content_words(b.text)) for b in bullets]
+    for match in matches:
+        units.append(set(content_words(match.said)))
+        cited |= {s.number: s for s in match.claim.cited}
+    for source in cited.values():
+        lines = readable(source.text).splitlines()
+        table = [x for x in lines[1:] if "|" in x]  # a table speaks as a whole
+        heading = set(content_words(" ".join([source.title, source.location, *lines[:1], *table])))
+        units.append(heading)
+        prose = (x for x in lines[1:] if "|" not in x)
+        units += [heading | set(content_words(s)) for line in prose for s in sentences(line)]
+    return units
 
 
 def _rescued(
