@@ -98,6 +98,11 @@ _ASKED = (
     re.compile(rf"\bwhat constitutes?\s+{_NP}{_STOP_AFTER}", _I),
     re.compile(rf"\b(?:information|details?) (?:about|on|regarding)\s+{_NP}{_STOP_AFTER}", _I),
     re.compile(rf"^\W*how (?:is|are|was|were)\s+{_NP}\s+[a-z]+ed\b", _I),  # "... calculated?"
+    re.compile(  # "how does the company determine the allowance?": the allowance
+        r"^\W*how (?:do|does|did|will|would|can|should)\s+(?:we|it|they|you|I|the (?:company"
+        rf"|group|firm|entity|business|management|board))\s+[a-z]+\s+{_NP}{_STOP_AFTER}",
+        _I,
+    ),
     re.compile(rf"\bhow (?:much|many)\s+(?P<np>[a-z][a-z\s'-]*?)\s+{_AUX}\b", _I),
     re.compile(
         rf"\bhow (?:long|soon) {_AUX}\s+(?:[\w'-]+\s+){{1,3}}?take\s+to\s+{_NP}{_STOP_AFTER}", _I

@@ -985,13 +985,19 @@ ASKED_FORMS = [
      "Operating expenses\nOperating expenses rose, the largest increase being in salaries and "
      "related benefits.",
      "They are included in restructuring expenses; Note 15 has more information."),
+    ("How does the company estimate warranty reserves?",
+     "Warranties\nThe company estimates warranty reserves from the repair costs of past "
+     "claims.",
+     "Restructuring\nThe company estimates restructuring reserves from the expected costs of "
+     "each plan.",
+     "Warranty reserves are set from what repairs under past claims cost."),
 ]  # fmt: skip
 
 
 @pytest.mark.parametrize(
     ("question", "answering", "near", "said"),
     ASKED_FORMS,
-    ids=["how-is-x-detailed", "what-does-x-refer-to", "more-information-about-x"],
+    ids=["how-is-x-detailed", "what-does-x-refer-to", "more-information-about-x", "how-does-it-x"],
 )
 def test_a_true_sentence_of_a_block_about_something_else_does_not_answer_these_questions(
     question: str, answering: str, near: str, said: str
