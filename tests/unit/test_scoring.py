@@ -1156,3 +1156,33 @@ def test_a_note_s_marker_is_not_the_figure_asked_for() -> None:
     assert confidence_for(scores, has_context=True) != Confidence.HIGH
     figure = _score([Bullet("Free cash flow | 2019 | 18.4", (1,))], FREE_CASH_FLOW, question)
     assert confidence_for(figure, has_context=True) == Confidence.HIGH, _failed(figure)
+
+
+FREE_AND_OTHER_CASH_FLOWS = [
+    _source(1, "Cash generation\nFree cash flow rose by $4.1 million to $12.0 million, on "
+               "lower capital spending.", "annual_report.pdf"),
+    _source(2, "Liquidity\nThe year-to-year increase in cash flow of $19.5 million was driven "
+               "by new borrowing.", "annual_report.pdf"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("said", "cited", "high"),
+    [
+        ("Free cash flow rose by $4.1 million, to $12.0 million.", 1, True),
+        ("The year-to-year increase in cash flow of $19.5 million was driven by new borrowing.",
+         2, False),
+    ],
+)  # fmt: skip
+def test_most_of_a_phrase_is_not_enough_when_another_block_says_all_of_it(
+    said: str, cited: int, high: bool
+) -> None:
+    """A long phrase may lose a word to rewording ("cash flow" for "free cash flow"),
+    unless a block the answer does not cite says the whole phrase: that block is about
+    what was asked, the cited one about its sibling."""
+    scores = _score(
+        [Bullet(said, (cited,))],
+        FREE_AND_OTHER_CASH_FLOWS,
+        "What was the change in free cash flow?",
+    )
+    assert (confidence_for(scores, has_context=True) == Confidence.HIGH) == high, _failed(scores)

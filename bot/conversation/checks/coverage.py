@@ -90,7 +90,7 @@ def speaks_to_question(
     missing = (
         set()
         if _inputs_quoted(matches, focus)
-        else _unspoken(question, said, sources, focus, stated, _units(bullets, matches))
+        else _unspoken(question, said, sources, focus, stated, bullets, matches)
     )
     if missing and not _rescued(missing, question, bullets, matches, sources, meaning):
         return False
@@ -109,12 +109,16 @@ def _unspoken(
     sources: Sequence[Source],
     focus: Focus | None,
     stated: bool,
-    units: list[set[str]],
+    bullets: Sequence[Bullet],
+    matches: Sequence[Match],
 ) -> set[str]:
     """The question's words the answer misses, when it misses too many of them (else
     none): any of a short phrase asked for, a third of a longer one (spoken together in
     one of `units`), or half of the question's topic words the sources know."""
     if focus is not None and focus.asked:
+        units = _units(bullets, matches)
+        cited = {s.number for m in matches for s in m.claim.cited}
+        uncited = [s for s in sources if s.number not in cited]
         missing = min(
             ({w for w in focus.asked if not _said(w, unit)} for unit in units),
             key=len,
@@ -123,30 +127,47 @@ def _unspoken(
         if stated:  # "36 months" says what the waiting period is without the words
             missing -= focus.measure
         allowed = 0 if len(focus.asked) <= 2 else len(focus.asked) // 3
+        if missing and _spoken_elsewhere(focus.asked, uncited):
+            allowed = 0  # "cash flow" where another block says "free cash flow"
         return missing if len(missing) > allowed else set()
     topic = _topic_held(question, sources, focus)
     return topic - said if topic and len(topic & said) < 0.5 * len(topic) else set()
 
 
+def _spoken_elsewhere(asked: frozenset[str], uncited: Sequence[Source]) -> bool:
+    """A block the answer does not cite says the phrase asked for as a phrase: its words
+    in a row ("free cash flow" where the answer says "cash flow")."""
+    n = len(asked)
+    for source in uncited:
+        for line in readable(source.text).splitlines():
+            words = content_words(line)
+            for i in range(len(words) - n + 1):
+                if all(any(_said(w, {x}) for x in words[i : i + n]) for w in asked):
+                    return True
+    return False
+
+
 def _units(bullets: Sequence[Bullet], matches: Iterable[Match]) -> list[set[str]]:
     """Where the words of an asked phrase must be spoken together ("cost of sales", not
     "staff costs" in one sentence and "sales" in another): each bullet, each passage it
-    quotes with its headings and the sentences it joins, and each sentence of the blocks
-    it cites with theirs (title, first line, and a table's every line: a table speaks as a
-    whole)."""
+    quotes with its headings and the sentences it joins, and the blocks it cites (see
+    _block_units)."""
     cited: dict[int, Source] = {}
     units = [set(content_words(b.text)) for b in bullets]
     for match in matches:
         units.append(set(content_words(match.said)))
         cited |= {s.number: s for s in match.claim.cited}
-    for source in cited.values():
-        lines = readable(source.text).splitlines()
-        table = [x for x in lines[1:] if "|" in x]  # a table speaks as a whole
-        heading = set(content_words(" ".join([source.title, source.location, *lines[:1], *table])))
-        units.append(heading)
-        prose = (x for x in lines[1:] if "|" not in x)
-        units += [heading | set(content_words(s)) for line in prose for s in sentences(line)]
-    return units
+    return units + [u for source in cited.values() for u in _block_units(source)]
+
+
+def _block_units(source: Source) -> list[set[str]]:
+    """Each sentence of a block with its heading lines (title, first line), and its
+    table as a whole: a row of a revenue table is revenue though its label says "Support"."""
+    lines = readable(source.text).splitlines()
+    table = [x for x in lines[1:] if "|" in x]
+    heading = set(content_words(" ".join([source.title, source.location, *lines[:1], *table])))
+    prose = (x for x in lines[1:] if "|" not in x)
+    return [heading, *(heading | set(content_words(s)) for line in prose for s in sentences(line))]
 
 
 def _rescued(
