@@ -1186,3 +1186,24 @@ def test_most_of_a_phrase_is_not_enough_when_another_block_says_all_of_it(
         "What was the change in free cash flow?",
     )
     assert (confidence_for(scores, has_context=True) == Confidence.HIGH) == high, _failed(scores)
+
+
+SHARES = [
+    _source(1, "Income statement (in millions)\ncolumns: — | 2021 | 2020\nRevenue | 2021 | 48.2\n"
+               "Revenue | 2020 | 44.9", "annual_report.pdf"),
+    _source(2, "Expenses\nMarketing costs rose 40 basis points as a percentage of revenue in "
+               "2021.", "annual_report.pdf"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("said", "cited", "high"),
+    [
+        ("Revenue | 2021 | 48.2", 1, True),
+        ("Marketing costs rose 40 basis points as a percentage of revenue in 2021.", 2, False),
+    ],
+)
+def test_a_share_of_the_item_asked_for_is_not_its_figure(said: str, cited: int, high: bool) -> None:
+    """Asked what revenue was in 2021, a cost's share of revenue gives no figure of it."""
+    scores = _score([Bullet(said, (cited,))], SHARES, "What was revenue in 2021?")
+    assert (confidence_for(scores, has_context=True) == Confidence.HIGH) == high, _failed(scores)

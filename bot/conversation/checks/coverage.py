@@ -242,9 +242,25 @@ def _states(text: str, focus: Focus) -> bool:
     if not focus.wants:
         return False
     wanted = WANTED_KINDS[focus.wants]
+    if focus.figure and focus.wants != "percent" and _share_of_asked(text, focus):
+        wanted = wanted - {"percent", "fraction"}  # "70 basis points as a percentage of X"
     if any(q.kind in wanted and not q.is_year for q in quantities(text)):
         return True
     return states_loosely(text, focus)
+
+
+_SHARE_OF = re.compile(
+    r"(?:percent(?:age)?|%|basis points|share|proportion)\s+of\s+((?:[\w'-]+\s+){0,4}[\w'-]+)", re.I
+)
+
+
+def _share_of_asked(text: str, focus: Focus) -> bool:
+    """The text gives a share of the thing asked for ("... as a percentage of net sales"),
+    not that thing's figure."""
+    return any(
+        all(_said(w, set(content_words(m.group(1)))) for w in focus.asked)
+        for m in _SHARE_OF.finditer(text)
+    )
 
 
 def _names_spoken(
