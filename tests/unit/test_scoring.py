@@ -1207,3 +1207,31 @@ def test_a_share_of_the_item_asked_for_is_not_its_figure(said: str, cited: int, 
     """Asked what revenue was in 2021, a cost's share of revenue gives no figure of it."""
     scores = _score([Bullet(said, (cited,))], SHARES, "What was revenue in 2021?")
     assert (confidence_for(scores, has_context=True) == Confidence.HIGH) == high, _failed(scores)
+
+
+CHARGES = [
+    _source(1, "Other charges\nStore closure costs increased by $2.4 million, mainly due to a "
+               "$1.9 million charge for writing off an abandoned billing system. Gains on sales "
+               "of equipment increased by $4.6 million, mainly due to a $3.1 million gain on the "
+               "sale of a warehouse.", "annual_report.pdf"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("said", "high"),
+    [
+        ("Mostly a $1.9 million charge for writing off an abandoned billing system.", True),
+        ("Mostly a $3.1 million charge for writing off an abandoned billing system.", False),
+        ("Closure costs rose $2.4 million on a $1.9 million write-off, while equipment sales "
+         "gained $4.6 million, including $3.1 million on a warehouse.", True),
+    ],
+)  # fmt: skip
+def test_a_figure_from_the_next_sentence_in_place_of_the_sentence_s_own_is_not_high(
+    said: str, high: bool
+) -> None:
+    """The write-off was $1.9 million; $3.1 million is the next sentence's gain. A claim
+    saying the write-off sentence with the gain's figure moved the figure; one joining the
+    two sentences states the figures of both."""
+    question = "What drove the increase in store closure costs?"
+    scores = _score([Bullet(said, (1,))], CHARGES, question)
+    assert (confidence_for(scores, has_context=True) == Confidence.HIGH) == high, _failed(scores)

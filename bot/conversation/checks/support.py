@@ -252,7 +252,26 @@ def _numbers_cited(match: Match, question: str) -> bool:
     nearby += [q for p in _same_line_item(match) for q in _in(p)]
     claim = match.claim.text
     found = [q for q in amounts if any(matches_as_stated(q, o, claim) for o in [*nearby, *given])]
+    if any(_carried_by(match, n, amounts) for n in match.nearby.splitlines()):
+        return False
     return all(q in found or derived(q, found) for q in amounts)
+
+
+def _carried_by(match: Match, neighbour: str, amounts: list[Quantity]) -> bool:
+    """The claim says what the neighbouring sentence says (more of its words are that
+    sentence's than the passage's) but gives a figure in place of that sentence's own:
+    "a $5.7 million charge for writing off software costs" where the sentence on the
+    write-off says $3.5 million, and $5.7 million is the next sentence's gain. A claim
+    joining the two states the figures of both."""
+    assert match.passage is not None
+    claim = match.claim.text
+    words = set(content_words(claim))
+    if len(words & set(content_words(neighbour))) <= len(words & match.passage.stems):
+        return False
+    theirs = [o for o in merged(quantities(neighbour)) if not o.is_year]
+    if any(matches_as_stated(q, o, claim) for q in amounts for o in theirs):
+        return False
+    return any(q.same_kind(o) for q in amounts if not q.is_year for o in theirs)
 
 
 def _same_line_item(match: Match) -> list[Passage]:
