@@ -1235,3 +1235,31 @@ def test_a_figure_from_the_next_sentence_in_place_of_the_sentence_s_own_is_not_h
     question = "What drove the increase in store closure costs?"
     scores = _score([Bullet(said, (1,))], CHARGES, question)
     assert (confidence_for(scores, has_context=True) == Confidence.HIGH) == high, _failed(scores)
+
+
+HEADERS_AS_ROWS = [
+    Source(
+        1, "chunk-1", "table", "annual_report.pdf", "p. 12",
+        "Results — table 1\nYear Ended June 30, | Change\n(In millions) | 2021\n"
+        "(In millions) | 2020\nSubscriptions | 1,200\nSubscriptions | 1,050\nServices | 300\n"
+        "Services | 280",
+    )
+]  # fmt: skip
+
+
+def test_a_table_whose_header_rows_were_read_as_rows() -> None:
+    """The header rows came out as rows ("(In millions) | 2021") and the figures lost
+    their years. "Millions" is no other row's label, so the figure is the subscriptions
+    row's; but no year stands beside it, so a claim dating it is not High."""
+    undated = _score(
+        [Bullet("Subscriptions brought in $1,200 million.", (1,))],
+        HEADERS_AS_ROWS,
+        "What were subscriptions?",
+    )
+    assert confidence_for(undated, has_context=True) == Confidence.HIGH, _failed(undated)
+    dated = _score(
+        [Bullet("Subscriptions brought in $1,200 million in 2021.", (1,))],
+        HEADERS_AS_ROWS,
+        "What were subscriptions in 2021?",
+    )
+    assert "contextual_continuity" in _failed(dated)

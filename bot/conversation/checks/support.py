@@ -40,7 +40,7 @@ from bot.conversation.entities import entities
 from bot.conversation.focus import conflicts, ids_in, word_pairs
 from bot.conversation.passages import PATH_SEPARATOR, Passage
 from bot.conversation.periods import years_in
-from bot.conversation.quantities import Quantity, merged, quantities
+from bot.conversation.quantities import Quantity, merged, quantities, states_figure
 from bot.conversation.text import content_words, framing_words, readable
 from bot.conversation.types import Bullet, Source
 
@@ -214,17 +214,19 @@ def _dated_here(match: Match, question: str) -> bool:
     wrong beside "Europe | 2018 | 1,280", however many rows of 2019 the table has. When
     the sentence or row itself gives years, the claim gives one of them (or the
     question's): "In 2019, we recorded ..." beside "In 2018, we recorded ...", whatever
-    years the heading or the next sentence names."""
+    years the heading or the next sentence names. A table row dates its figure only by
+    its own column, caption or heading, not by the year the question asks."""
     years = {int(q.value) for q in merged(quantities(match.claim.text)) if q.is_year}
-    here = years_in(f"{match.said}\n{question}")
     assert match.passage is not None
+    row = match.passage.kind == "row"
+    here = years_in(match.said if row else f"{match.said}\n{question}")
     own = years_in(match.passage.text)
     return years <= here and not (own and years and not years & (own | years_in(question)))
 
 
 def _label_borrowed(match: Match, stray: set[str]) -> bool:
     """A table claim naming another row's label ("Total revenue was 4,802" beside the row
-    for North America)."""
+    for North America); a header row's label ("Dollars in millions") names no row."""
     passage = match.passage
     if passage is None or passage.kind != "row" or not stray:
         return False
@@ -232,10 +234,15 @@ def _label_borrowed(match: Match, stray: set[str]) -> bool:
         w
         for s in match.claim.cited
         for p in passages_of(s)
-        if p.kind == "row" and p.label != passage.label
+        if p.kind == "row" and p.label != passage.label and _has_figure(p)
         for w in content_words(p.label)
     }
     return bool(stray & labels)
+
+
+def _has_figure(row: Passage) -> bool:
+    """A row of figures, not a header read as a row ("(Dollars in millions) | 2019")."""
+    return states_figure(row.text.removeprefix(row.label))
 
 
 def _numbers_cited(match: Match, question: str) -> bool:
