@@ -1263,3 +1263,24 @@ def test_a_table_whose_header_rows_were_read_as_rows() -> None:
         "What were subscriptions in 2021?",
     )
     assert "contextual_continuity" in _failed(dated)
+
+
+REGIONS = [
+    _source(1, "Growth\nIn constant currency, the Americas, Europe and Japan contributed 50%, "
+               "30% and 20%, respectively, to the growth in our total revenues.",
+            "annual_report.pdf"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("said", "high"),
+    [
+        ("Europe contributed 30% of the growth in total revenues.", True),
+        ("Europe contributed 20% of the growth in total revenues.", False),
+        ("The Americas gave 50% of the growth, Europe 30% and Japan 20%.", True),
+    ],
+)
+def test_an_item_of_a_respectively_list_keeps_its_own_figure(said: str, high: bool) -> None:
+    question = "What was Europe's share of the growth in total revenues?"
+    scores = _score([Bullet(said, (1,))], REGIONS, question)
+    assert (confidence_for(scores, has_context=True) == Confidence.HIGH) == high, _failed(scores)

@@ -163,6 +163,49 @@ def dated_as_written(claim: str, written: str) -> bool:
     return True
 
 
+# "... the Americas, EMEA and Asia Pacific contributed 40%, 33% and 27%, respectively":
+# the figures listed before "respectively", and the text that lists their items.
+_LISTED = re.compile(
+    r"(?P<before>[^.;]*?)\s(?P<figures>[^\s,]+(?:,\s+[^\s,]+)*,?\s+and\s+[^\s,]+),?\s+"
+    r"respectively",
+    re.IGNORECASE,
+)
+
+
+def paired_as_written(claim: str, written: str) -> bool:
+    """An item of a "respectively" list keeps its own figure: "EMEA contributed 27%" is
+    wrong beside "the Americas, EMEA and Asia Pacific contributed 40%, 33% and 27%,
+    respectively"."""
+    mine = [q for q in merged(quantities(claim)) if not q.is_year]
+    for m in _LISTED.finditer(written):
+        figures = [q for q in merged(quantities(m.group("figures"))) if not q.is_year]
+        items = _items(m.group("before"), len(figures))
+        if len(figures) < 2 or not items:
+            continue
+        named = [i for i, item in enumerate(items) if item in content_words(claim)]
+        if len(named) != 1:
+            continue
+        own = figures[named[0]]
+        if any(q.matches(f) for q in mine for f in figures) and not any(
+            q.matches(own) for q in mine
+        ):
+            return False
+    return True
+
+
+def _items(text: str, n: int) -> list[str]:
+    """The first word of each of the last `n` items listed in `text` ("the Americas, EMEA
+    and Asia Pacific regions": america, emea, asia), or none when the list is not
+    there."""
+    parts = re.split(r",\s+(?:and\s+)?|\s+and\s+", text)
+    if len(parts) < n:
+        return []
+    firsts = [next(iter(content_words(p)), "") for p in parts[-n:]]
+    if not all(w.isalpha() for w in firsts) or len(set(firsts)) < n:
+        return []
+    return firsts
+
+
 def _cells(text: str) -> list[Cell]:
     """A table block's cells in order. A bare year column ("2018") after a titled one
     ("Carrying Value (USD) 2019") belongs to the same header group."""

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.conversation.checks.cells import cells_hold, dated_as_written
+from bot.conversation.checks.cells import cells_hold, dated_as_written, paired_as_written
 from bot.conversation.checks.claims import (
     Claim,
     Match,
@@ -140,6 +140,8 @@ def _supported(
     if swapped and not _reworded(swapped, claim.text, match.said, meaning):
         return False
     if not dated_as_written(claim.text, match.passage.text):
+        return False
+    if not paired_as_written(claim.text, match.passage.text):
         return False
     return _dated_here(match, question) and not _label_borrowed(match, unsaid)
 
