@@ -176,6 +176,8 @@ def paired_as_written(claim: str, written: str) -> bool:
     """An item of a "respectively" list keeps its own figure: "EMEA contributed 27%" is
     wrong beside "the Americas, EMEA and Asia Pacific contributed 40%, 33% and 27%,
     respectively"."""
+    if not _RESPECTIVELY.search(written):
+        return True
     mine = [q for q in merged(quantities(claim)) if not q.is_year]
     for m in _LISTED.finditer(written):
         figures = [q for q in merged(quantities(m.group("figures"))) if not q.is_year]

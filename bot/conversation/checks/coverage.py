@@ -28,14 +28,14 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import cache
 
-from bot.conversation.checks.claims import Match, entity_in
+from bot.conversation.checks.claims import Match, entity_in, passages_of
 from bot.conversation.checks.meaning import Meaning
 from bot.conversation.entities import entities
 from bot.conversation.focus import WANTED_KINDS, Focus, conflicts, states_loosely
 from bot.conversation.passage_fit import input_of
 from bot.conversation.periods import other_period
 from bot.conversation.quantities import figure_row, is_date, quantities, states_figure
-from bot.conversation.text import content_words, readable, sentences
+from bot.conversation.text import content_words, readable
 from bot.conversation.types import Bullet, Source
 
 _GENERIC_WORDS = (
@@ -139,8 +139,13 @@ def _spoken_elsewhere(asked: frozenset[str], uncited: Sequence[Source]) -> bool:
     in a row ("free cash flow" where the answer says "cash flow")."""
     n = len(asked)
     for source in uncited:
-        for line in readable(source.text).splitlines():
+        text = readable(source.text)
+        if not all(_said(w, set(content_words(text))) for w in asked):
+            continue
+        for line in text.splitlines():
             words = content_words(line)
+            if not all(_said(w, set(words)) for w in asked):
+                continue
             for i in range(len(words) - n + 1):
                 if all(any(_said(w, {x}) for x in words[i : i + n]) for w in asked):
                     return True
@@ -161,13 +166,14 @@ def _units(bullets: Sequence[Bullet], matches: Iterable[Match]) -> list[set[str]
 
 
 def _block_units(source: Source) -> list[set[str]]:
-    """Each sentence of a block with its heading lines (title, first line), and its
-    table as a whole: a row of a revenue table is revenue though its label says "Support"."""
+    """Each passage of a block (sentence, list item) with its heading lines (title, first
+    line), and its table as a whole: a row of a revenue table is revenue though its label
+    says "Support"."""
     lines = readable(source.text).splitlines()
     table = [x for x in lines[1:] if "|" in x]
     heading = set(content_words(" ".join([source.title, source.location, *lines[:1], *table])))
-    prose = (x for x in lines[1:] if "|" not in x)
-    return [heading, *(heading | set(content_words(s)) for line in prose for s in sentences(line))]
+    prose = (p.text for p in passages_of(source) if p.kind != "row")
+    return [heading, *(heading | set(content_words(text)) for text in prose)]
 
 
 def _rescued(
