@@ -50,17 +50,25 @@ def _generic() -> frozenset[str]:
     return frozenset(content_words(_GENERIC_WORDS))
 
 
-def spoken(bullets: Sequence[Bullet], matches: Iterable[Match]) -> set[str]:
+def spoken(bullets: Sequence[Bullet], matches: Sequence[Match]) -> set[str]:
     """What an answer speaks of: its own words and those of the blocks it cites (a terse
     "North America was 4,802 in 2019" speaks of revenue when it cites the revenue table)."""
     words = set(content_words(" ".join(b.text for b in bullets)))
-    cited: dict[int, Source] = {}
     for match in matches:
         words |= set(content_words(match.said))
-        cited |= {s.number: s for s in match.claim.cited}
-    for source in cited.values():
+    for source in _cited(matches).values():
         words |= set(content_words(_source_text(source)))
     return words
+
+
+def _cited(matches: Iterable[Match]) -> dict[int, Source]:
+    """The blocks the answer's claims cite, by number."""
+    return {s.number: s for m in matches for s in m.claim.cited}
+
+
+def _uncited(sources: Sequence[Source], matches: Iterable[Match]) -> list[Source]:
+    cited = _cited(matches)
+    return [s for s in sources if s.number not in cited]
 
 
 def speaks_to_question(
@@ -117,8 +125,6 @@ def _unspoken(
     one of `units`), or half of the question's topic words the sources know."""
     if focus is not None and focus.asked:
         units = _units(bullets, matches)
-        cited = {s.number for m in matches for s in m.claim.cited}
-        uncited = [s for s in sources if s.number not in cited]
         missing = min(
             ({w for w in focus.asked if not _said(w, unit)} for unit in units),
             key=len,
@@ -127,7 +133,7 @@ def _unspoken(
         if stated:  # "36 months" says what the waiting period is without the words
             missing -= focus.measure
         allowed = 0 if len(focus.asked) <= 2 else len(focus.asked) // 3
-        if missing and _spoken_elsewhere(focus.asked, uncited):
+        if missing and _spoken_elsewhere(focus.asked, _uncited(sources, matches)):
             allowed = 0  # "cash flow" where another block says "free cash flow"
         return missing if len(missing) > allowed else set()
     topic = _topic_held(question, sources, focus)
@@ -152,17 +158,14 @@ def _spoken_elsewhere(asked: frozenset[str], uncited: Sequence[Source]) -> bool:
     return False
 
 
-def _units(bullets: Sequence[Bullet], matches: Iterable[Match]) -> list[set[str]]:
+def _units(bullets: Sequence[Bullet], matches: Sequence[Match]) -> list[set[str]]:
     """Where the words of an asked phrase must be spoken together ("cost of sales", not
     "staff costs" in one sentence and "sales" in another): each bullet, each passage it
     quotes with its headings and the sentences it joins, and the blocks it cites (see
     _block_units)."""
-    cited: dict[int, Source] = {}
     units = [set(content_words(b.text)) for b in bullets]
-    for match in matches:
-        units.append(set(content_words(match.said)))
-        cited |= {s.number: s for s in match.claim.cited}
-    return units + [u for source in cited.values() for u in _block_units(source)]
+    units += [set(content_words(match.said)) for match in matches]
+    return units + [u for source in _cited(matches).values() for u in _block_units(source)]
 
 
 def _block_units(source: Source) -> list[set[str]]:
@@ -192,8 +195,7 @@ def _rescued(
     covered?", but the block that says "cataract" is not the one it cites."""
     if meaning is None or meaning.closeness is None:
         return False
-    cited = {s.number for m in matches for s in m.claim.cited}
-    others = [s for s in sources if s.number not in cited]
+    others = _uncited(sources, matches)
     elsewhere = set().union(*(content_words(_source_text(s)) for s in others))
     if any(_said(w, elsewhere) for w in missing):
         return False
@@ -283,10 +285,9 @@ def _names_spoken(
     named = [n for n in entities(question, terms) if not _names_a_document(n, ignored)]
     if not named:
         return True
-    cited = {s.number: s for m in matches for s in m.claim.cited}
     text = "\n".join(
         [*(b.text for b in bullets), *(m.said for m in matches)]
-        + [_source_text(s) for s in cited.values()]
+        + [_source_text(s) for s in _cited(matches).values()]
     )
     stems = set(content_words(text))
     hits = sum(  # a date is the period asked, checked as such (other_period)
