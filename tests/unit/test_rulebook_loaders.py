@@ -233,6 +233,25 @@ def test_markdown_headings_and_pipe_table(tmp_path: Path) -> None:
     assert "- Breakfast is included." in _with(chunks, "Breakfast").text
 
 
+def test_a_markdown_table_with_an_empty_header_row_names_its_periods_from_its_first_rows(
+    tmp_path: Path,
+) -> None:
+    """Exported statements often leave Markdown's header row empty and set the period in
+    the rows below it, the first naming only the label column: every figure still reads
+    under its year."""
+    path = tmp_path / "amortization.md"
+    path.write_text(
+        "# Intangible assets\n\n| | | |\n|---|---|---|\n| Year Ended May 31, | | |\n"
+        "| (Dollars in millions) | 2019 | 2018 |\n| Developed technology | $857 | $758 |\n"
+        "| Other | 120 | 131 |\n",
+        encoding="utf-8",
+    )
+    table = _with(load_rulebook(path), "Developed technology", ChunkKind.TABLE)
+    assert "Developed technology | 2019 | $857" in table.text
+    assert "Other | 2018 | 131" in table.text
+    assert "Year Ended May 31, | " not in table.text  # the period is no row of its own
+
+
 def test_html_headings_and_table_with_merged_cells(tmp_path: Path) -> None:
     path = tmp_path / "benefits.html"
     path.write_text(

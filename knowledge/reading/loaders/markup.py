@@ -147,6 +147,10 @@ def _markdown_table(tokens: list[Token]) -> RawTable:
             header_rows += in_head
         elif token.type in ("th_open", "td_open"):
             rows[-1].append(_inline_text(tokens[i + 1]))
+    if header_rows and not any(c.strip() for row in rows[:header_rows] for c in row if c):
+        # Markdown must have a header row; an empty one names nothing, so the column
+        # names, if any, are in the first rows of the body ("Year Ended May 31," / "2019")
+        return RawTable(rows[header_rows:])
     return RawTable(rows, header_rows=header_rows)
 
 

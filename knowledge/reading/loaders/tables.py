@@ -303,13 +303,17 @@ def _header_count(
 
 def _naming_rows(cells: list[list[str | None]], body: list[int]) -> int:
     """Leading rows that name the columns of a table of figures: words or years over
-    the value columns, no figure of their own ("December 31," over "2022")."""
-    count = 0
-    while count < min(_MAX_NAMING_ROWS, len(body) - 1):
-        values = [c for c in cells[body[count]][1:] if c]
-        if not values or any(_is_figure(v) and not _YEAR.match(v) for v in values):
+    the value columns, no figure of their own ("December 31," over "2022"). A row
+    naming only the label column ("Year Ended May 31,") is one of them when a naming row
+    follows it."""
+    count = seen = 0
+    while seen < min(_MAX_NAMING_ROWS, len(body) - 1):
+        values = [c for c in cells[body[seen]][1:] if c]
+        if any(_is_figure(v) and not _YEAR.match(v) for v in values):
             break
-        count += 1
+        seen += 1
+        if values:
+            count = seen
     below = [c for i in body[count:] for c in cells[i][1:] if c]
     figures = sum(1 for c in below if _is_figure(c))
     return count if below and figures >= _FIGURE_SHARE * len(below) else 0
