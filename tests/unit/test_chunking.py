@@ -375,6 +375,36 @@ def test_a_ruled_statement_reads_each_figure_under_its_period() -> None:
     ]
 
 
+def test_a_label_without_figures_in_a_table_of_figures_heads_the_rows_below_it() -> None:
+    """A table of figures set out by date under label rows ("As at 31 December 2019"):
+    each figure is read with its date, and a label wrapped above its figures joins them."""
+    table = _table(
+        [
+            ["", "Level 1", "Total"],
+            ["As at 31 December 2019", "", ""],
+            ["Bonds", "14,766", "135,936"],
+            ["Purchases of property, plant and", "", ""],
+            ["equipment", "523", "2,396"],
+            ["As at 31 December 2018", "", ""],
+            ["Bonds", "10,875", "97,877"],
+            ["Loans", "41,578", "43,519"],
+        ],
+    )
+    lines = _chunks(Para("Fair value estimation", bold=True), table)[-1].text.splitlines()
+    assert lines[1:] == [
+        "As at 31 December 2019; columns: — | Level 1 | Total",
+        "Bonds | Level 1 | 14,766",
+        "Bonds | Total | 135,936",
+        "Purchases of property, plant and equipment | Level 1 | 523",
+        "Purchases of property, plant and equipment | Total | 2,396",
+        "As at 31 December 2018; columns: — | Level 1 | Total",
+        "Bonds | Level 1 | 10,875",
+        "Bonds | Total | 97,877",
+        "Loans | Level 1 | 41,578",
+        "Loans | Total | 43,519",
+    ]
+
+
 def test_a_table_of_words_keeps_its_columns_however_its_cells_are_spaced() -> None:
     """Gutters are closed up only in tables of figures: a form whose fields stand apart
     on one ruled line stays one column ("Tel(R) Fax")."""

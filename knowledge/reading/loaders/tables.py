@@ -101,7 +101,7 @@ def normalize(raw: RawTable) -> Grid | None:
     if raw.bold is not None:
         flags = [_collapse_bold(b, row, columns) for b, row in zip(raw.bold, rows, strict=True)]
         bold = [[row[j] for j in keep] for row in flags]
-    grid = _assemble(cells, spanning, bold, raw.header_rows, pages)
+    grid = _assemble(cells, spanning, bold, raw.header_rows, pages, figures)
     return _without_empty_columns(grid) if grid is not None and figures else grid
 
 
@@ -255,6 +255,7 @@ def _assemble(
     bold: list[list[bool]] | None,
     header_rows: int | None,
     pages: list[int | None],
+    figures: bool,
 ) -> Grid | None:
     captions = 0
     while captions < len(cells) and spanning[captions]:
@@ -268,7 +269,9 @@ def _assemble(
     header = _header(cells, body[:n_head], sep)
     mid_headers = bold is not None and not all(shape.header_like[i] for i in body)
     shape_in_body = shape if mid_headers else None
-    rows = _data_rows(cells, spanning, pages, body[n_head:], header, shape_in_body, caption)
+    rows = _data_rows(
+        cells, spanning, pages, body[n_head:], header, shape_in_body, caption, figures
+    )
     if not rows:
         return None
     page_list = sorted({p for p in pages if p is not None})
@@ -342,16 +345,27 @@ def _data_rows(
     header: list[str],
     shape: _Shape | None,
     caption: str,
+    figures: bool,
 ) -> list[GridRow]:
     """Rows as a reader sees them: continuation lines folded into the row they continue,
-    full-width rows kept as group labels, repeated or new header rows taken as headers."""
+    full-width rows kept as group labels, repeated or new header rows taken as headers.
+    In a table of figures a label with no figures is a group label too ("As at 31
+    December 2019", "Current assets:"), or the start of the next row's label when that
+    row's goes on in lower case ("Purchases of property, plant and" / "equipment")."""
     rows: list[GridRow] = []
     group = caption
-    for i in indices:
+    wrapped = ""
+    for n, i in enumerate(indices):
         row = cells[i]
         values = [c or "" for c in row]
         if spanning[i]:
             group = values[0]
+        elif figures and values[0] and not any(values[1:]):
+            following = cells[indices[n + 1]][0] if n + 1 < len(indices) else None
+            if following and following[:1].islower():
+                wrapped = f"{wrapped} {values[0]}".strip()
+            else:
+                group, wrapped = values[0], ""
         elif (shape is not None and shape.header_like[i]) or _same_text(values, header):
             header = _header(cells, [i])
         elif not any(values):
@@ -362,6 +376,7 @@ def _data_rows(
         else:
             if not values[0] and rows and row[0] is None:
                 values[0] = rows[-1].cells[0]  # a row label merged down over several rows
+            values[0], wrapped = f"{wrapped} {values[0]}".strip(), ""
             rows.append(GridRow(values, pages[i], group, header))
     return rows
 
