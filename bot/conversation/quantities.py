@@ -39,7 +39,13 @@ _SPELLED = (
     rf"(?:(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(k for k in _ONES if _ONES[k] < 10)}))?"
     rf"|{'|'.join(sorted(_ONES, key=len, reverse=True))})(?:\s+hundred)?"
 )
-_CURRENCY = r"(?:(?<![a-z])(?:rs\.?|inr|usd|us\$|eur|gbp)|[$€£₹])"  # not "Cove|rs 1"
+# A currency: a known code or sign, or a code of capitals set against an amount written
+# as one ("RMB135,936", "HK$2.5"), not an id ("A320", "FY2019"). Not "Cove|rs 1".
+_CURRENCY = (
+    r"(?:(?<![a-z])(?:rs\.?|inr|usd|us\$|eur|gbp)|[$€£₹]"
+    r"|(?<![a-z])(?-i:[A-Z]{2,3})(?=\d{1,3}(?:,\d{3})+(?!\d)|\d+\.\d)"
+    r"|(?<![a-z])(?-i:[A-Z]{1,3})\$)"
+)
 _SCALE = r"(?:thousands?|lakhs?|lacs?|crores?|millions?|billions?|trillions?|mn|bn|cr|k|l)"
 _UNIT = r"(?:hours?|hrs?|days?|weeks?|months?|years?|yrs?)"
 _QUANTITY = re.compile(

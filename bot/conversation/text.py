@@ -102,9 +102,21 @@ def words(text: str) -> list[str]:
 
 @lru_cache(maxsize=TEXT_CACHE)
 def _words(text: str) -> tuple[str, ...]:
-    text = text.replace("’", "'")
+    text = unglued(text.replace("’", "'"))
     tokens = word_tokenizer().tokenize(text)
     return tuple(t for t in tokens if _WORDLIKE.search(t) and t[0] != "'" and t.lower() != "n't")
+
+
+# Words set against each other without a space: a unit over its scale ("RMB'Million") or
+# a currency code before its amount ("RMB135,936", "HK$2.5"). A clitic ("company's",
+# "they're"), a name ("O'Brien") or an id ("FY2023", "A320") stays one word.
+_SCALE = re.compile(r"(?<=[A-Za-z]{2})['’](?=[A-Za-z]{2,})(?!(?:ll|re|ve)\b)")
+_CURRENCY = re.compile(r"\b([A-Z]{2,3}|[A-Z]{0,3}\$)(?=\d{1,3}(?:,\d{3})+(?!\d)|\d+\.\d|(?<=\$)\d)")
+
+
+def unglued(text: str) -> str:
+    """`text` with a unit and its scale, or a currency code and its amount, set apart."""
+    return _CURRENCY.sub(r"\1 ", _SCALE.sub(" ", text))
 
 
 def content_words(text: str) -> list[str]:

@@ -1094,6 +1094,35 @@ def test_a_figure_is_said_of_its_own_column_when_columns_differ_by_a_number(
     assert (confidence_for(scores, has_context=True) == Confidence.HIGH) == high, _failed(scores)
 
 
+FAIR_VALUE_LEVELS = [
+    Source(
+        1, "chunk-1", "table", "annual_report.pdf", "p. 88",
+        "Fair value hierarchy — table 7\n"
+        "As at 31 December 2019; columns: — | Level 1 RMB’Million | Level 2 RMB’Million"
+        " | Level 3 RMB’Million\n"
+        "Bonds | Level 1 RMB’Million | 14,766\nBonds | Level 2 RMB’Million | 5,091\n"
+        "Bonds | Level 3 RMB’Million | 116,079",
+    )
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("said", "high"),
+    [
+        ("RMB116,079 million of the bonds were in Level 3 at 31 December 2019.", True),
+        ("RMB5,091 million of the bonds were in Level 3 at 31 December 2019.", False),
+    ],
+)
+def test_a_figure_written_against_its_currency_code_is_read_as_the_amount(
+    said: str, high: bool
+) -> None:
+    """ "RMB116,079 million" is RMB and an amount, as "RMB’Million" over "116,079" is: the
+    right figure is High, and another column's figure is not."""
+    question = "How much of the bonds were measured with Level 3 inputs at the end of 2019?"
+    scores = _score([Bullet(said, (1,))], FAIR_VALUE_LEVELS, question)
+    assert (confidence_for(scores, has_context=True) == Confidence.HIGH) == high, _failed(scores)
+
+
 OPERATING_COSTS = [
     _source(1, "Operating expenses\nStaff costs rose 4% to $12.0 million on new hires. Rent "
                "was unchanged. Travel expenses fell by a third.\nAs a percentage of sales, "

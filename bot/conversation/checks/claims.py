@@ -27,7 +27,7 @@ from bot.conversation.quantities import (
     quantities,
     spelled_numbers,
 )
-from bot.conversation.text import content_words, sentences
+from bot.conversation.text import content_words, sentences, unglued
 from bot.conversation.types import Bullet, Source
 
 
@@ -242,9 +242,11 @@ def _amounts(text: str) -> tuple[Quantity, ...]:
 
 def entity_in(text: str, name: str) -> bool:
     """A phrase match, or every word of the name present (ids like 'A' case-sensitively),
-    so "Plan A" is found in a row rendered as "plan: A" but not in one about Plan C."""
+    so "Plan A" is found in a row rendered as "plan: A" but not in one about Plan C. A
+    currency code is found before its amount too ("RMB" in "RMB6,712")."""
     if contains_phrase(text, name):
         return True
+    text = unglued(text)
     parts = re.findall(r"[A-Za-z0-9]+", name)
     if not parts:
         return False
