@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from bot.conversation.checks.cells import levels_agree
 from bot.conversation.checks.copying import not_copied
 from bot.conversation.checks.coverage import (
     answerable,
@@ -83,7 +84,7 @@ def score_answer(
         ),
         numbers=int(numbers_grounded(question, bullets, sources)),
         not_copied=int(not_copied(question, bullets, sources, instructions)),
-        numeric_sense=int(directions_agree(bullets, sources)),
+        numeric_sense=int(directions_agree(bullets, sources) and levels_agree(bullets, sources)),
         context_focus=int(context_focused(question, sources, terms)),
         contextual_continuity=int(support.held),
         polarity=int(all(same_polarity(m) for m in support.matches)),

@@ -1123,6 +1123,32 @@ def test_a_figure_written_against_its_currency_code_is_read_as_the_amount(
     assert (confidence_for(scores, has_context=True) == Confidence.HIGH) == high, _failed(scores)
 
 
+MARGINS = [
+    Source(
+        1, "chunk-1", "table", "annual_report.pdf", "p. 31",
+        "Margins — table 4\ncolumns: — | 2019 | 2018\n"
+        "Operating margin % | 2019 | 34%\nOperating margin % | 2018 | 34%\n"
+        "Revenue | 2019 | 120\nRevenue | 2018 | 100",
+    )
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("said", "high"),
+    [
+        ("The operating margin held at 34% in 2019, as in 2018.", True),
+        ("The operating margin climbed to 34% in 2019.", False),
+        ("Revenue rose to 120 in 2019.", True),
+        ("Revenue fell to 120 in 2019.", False),
+    ],
+)
+def test_a_level_is_said_to_be_reached_the_way_its_line_reached_it(said: str, high: bool) -> None:
+    """ "Climbed to 34% in 2019" beside a line that was 34% the year before is no rise."""
+    question = "How did the operating margin and revenue change in 2019?"
+    scores = _score([Bullet(said, (1,))], MARGINS, question)
+    assert (confidence_for(scores, has_context=True) == Confidence.HIGH) == high, _failed(scores)
+
+
 OPERATING_COSTS = [
     _source(1, "Operating expenses\nStaff costs rose 4% to $12.0 million on new hires. Rent "
                "was unchanged. Travel expenses fell by a third.\nAs a percentage of sales, "

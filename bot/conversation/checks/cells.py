@@ -10,10 +10,12 @@ number is in the block, but it does not say that.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.conversation.checks.claims import Claim
 from bot.conversation.checks.numbers import derived
+from bot.conversation.checks.trends import DOWN, NOT_A_CHANGE, UP
 from bot.conversation.entities import contains_phrase
 from bot.conversation.periods import years_in
 from bot.conversation.quantities import (
@@ -24,6 +26,7 @@ from bot.conversation.quantities import (
     spelled_numbers,
 )
 from bot.conversation.text import content_words, framing_words
+from bot.conversation.types import Bullet, Source
 
 # Where one figure's statement ends and the next one's begins inside a sentence:
 # "231,619 in 2018, lower than 224,312 in 2019", "from 173.6 in 2018 to 176.4 in 2019";
@@ -60,7 +63,7 @@ def cells_hold(claim: Claim) -> bool:
     claim's year for it (when it gives one) is the cell's, and no other row label or
     column header of the table is named by the claim more fully than this cell's. A
     figure computed from the claim's others ("an increase of 0.3") is not a cell's."""
-    table = [c for source in claim.cited for c in _cells(source.text)]
+    table = [c for source in claim.cited for c in table_cells(source.text)]
     if not table:
         return True
     figures = [q for q in merged(quantities(claim.text)) if not q.is_year]
@@ -208,7 +211,7 @@ def _items(text: str, n: int) -> list[str]:
     return firsts
 
 
-def _cells(text: str) -> list[Cell]:
+def table_cells(text: str) -> list[Cell]:
     """A table block's cells in order. A bare year column ("2018") after a titled one
     ("Carrying Value (USD) 2019") belongs to the same header group."""
     out: list[Cell] = []
@@ -235,3 +238,44 @@ def _cells(text: str) -> list[Cell]:
         out.append(cell)
         previous = cell
     return out
+
+
+# A level reached, with the direction it was reached from: "climbed to 34%", "fell to 5.1".
+_REACHED = re.compile(rf"(?P<cue>{UP.pattern}|{DOWN.pattern})\s+to\s+(?P<level>[^,;]+)", re.I)
+
+
+def levels_agree(bullets: Sequence[Bullet], sources: Sequence[Source]) -> bool:
+    """Each level a bullet says was reached by a rise or a fall ("climbed to 34%") is
+    one its cited table line reached that way from the year before."""
+    return all(_level_agrees(b, sources) for b in bullets)
+
+
+def _level_agrees(bullet: Bullet, sources: Sequence[Source]) -> bool:
+    """A level said to be reached by a rise (or a fall) is one its table line reached so:
+    "climbed to 34% in 2019" beside a line that was 34% in 2018 too is not a rise."""
+    cited = [s for s in sources if s.number in bullet.source_numbers]
+    table = [c for s in cited for c in table_cells(s.text)]
+    if not table:
+        return True
+    text = NOT_A_CHANGE.sub(lambda m: " " * len(m.group(0)), bullet.text)
+    for m in _REACHED.finditer(text):
+        direction = 1 if UP.fullmatch(m.group("cue")) else -1
+        level = quantities(m.group("level"))[:1]
+        holding = [c for c in table for q in level for v in c.value if c.years and q.matches(v)]
+        moves = [move for c in holding if (move := _move(c, table)) is not None]
+        if moves and all(move * direction <= 0 for move in moves):
+            return False
+    return True
+
+
+def _move(cell: Cell, table: list[Cell]) -> float | None:
+    """How the cell's figure moved from the same line's figure a year before it."""
+    year = max(cell.years)
+    before = [
+        c
+        for c in table
+        if c.label == cell.label and c.column_words == cell.column_words and year - 1 in c.years
+    ]
+    if not before or not before[0].value or not cell.value:
+        return None
+    return cell.value[0].value - before[0].value[0].value

@@ -12,7 +12,7 @@ from bot.conversation.quantities import Quantity, quantities
 from bot.conversation.text import NumberMention, number_mentions, readable, sentences
 from bot.conversation.types import Bullet, Source
 
-_UP = re.compile(
+UP = re.compile(
     r"\b(?:increas\w*|ris(?:e|es|ing|en)|rose|gr[eo]w(?:s|n|ing|th)?|growth|up|higher|gain\w*"
     r"|climb\w*|jump\w*|surg(?:e|ed|es|ing)|soar\w*|rall(?:y|ied|ies)|hike[sd]?|spik\w*)\b",
     re.IGNORECASE,
@@ -24,7 +24,7 @@ DOWN = re.compile(
     re.IGNORECASE,
 )
 # Direction words that state a cap or a choice, not a change: "up to 1%", "whichever is lower".
-_NOT_A_CHANGE = re.compile(
+NOT_A_CHANGE = re.compile(
     r"\bup\s*to\b|\bupto\b|\bwhichever is (?:higher|lower|more|less)\b"
     r"|\b(?:higher|lower) of\b",
     re.IGNORECASE,
@@ -89,8 +89,8 @@ def _clauses(sentence: str) -> list[str]:
 
 
 def _clause_claims(clause: str) -> list[_Claim]:
-    scrubbed = _NOT_A_CHANGE.sub(lambda m: " " * len(m.group(0)), clause)
-    cues = [(m.start(), 1) for m in _UP.finditer(scrubbed)]
+    scrubbed = NOT_A_CHANGE.sub(lambda m: " " * len(m.group(0)), clause)
+    cues = [(m.start(), 1) for m in UP.finditer(scrubbed)]
     cues += [(m.start(), -1) for m in DOWN.finditer(scrubbed)]
     claims: list[_Claim] = []
     for number in number_mentions(scrubbed):
@@ -155,7 +155,7 @@ def _changes_agree(sentence: str) -> bool:
     figures = [q for q in quantities(sentence) if not _is_year_text(q.text)]
     if len(figures) < 2:
         return True
-    cues = [(m.start(), 1) for m in _UP.finditer(sentence)]
+    cues = [(m.start(), 1) for m in UP.finditer(sentence)]
     cues += [(m.start(), -1) for m in DOWN.finditer(sentence)]
     moved = None
     for start in _FROM.finditer(sentence):
