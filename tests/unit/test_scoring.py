@@ -1084,16 +1084,6 @@ WEEKS = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("said", "high"), [("ROFE (53 weeks): 9.6.", True),
-                                            ("ROFE (52 weeks): 9.6.", False)])  # fmt: skip
-def test_a_figure_is_said_of_its_own_column_when_columns_differ_by_a_number(
-    said: str, high: bool
-) -> None:
-    """ "53 WEEKS" and "52 WEEKS" differ only by their number, in brackets or not."""
-    scores = _score([Bullet(said, (1,))], WEEKS, "What was the ROFE?")
-    assert (confidence_for(scores, has_context=True) == Confidence.HIGH) == high, _failed(scores)
-
-
 FAIR_VALUE_LEVELS = [
     Source(
         1, "chunk-1", "table", "annual_report.pdf", "p. 88",
@@ -1106,23 +1096,6 @@ FAIR_VALUE_LEVELS = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(
-    ("said", "high"),
-    [
-        ("RMB116,079 million of the bonds were in Level 3 at 31 December 2019.", True),
-        ("RMB5,091 million of the bonds were in Level 3 at 31 December 2019.", False),
-    ],
-)
-def test_a_figure_written_against_its_currency_code_is_read_as_the_amount(
-    said: str, high: bool
-) -> None:
-    """ "RMB116,079 million" is RMB and an amount, as "RMB’Million" over "116,079" is: the
-    right figure is High, and another column's figure is not."""
-    question = "How much of the bonds were measured with Level 3 inputs at the end of 2019?"
-    scores = _score([Bullet(said, (1,))], FAIR_VALUE_LEVELS, question)
-    assert (confidence_for(scores, has_context=True) == Confidence.HIGH) == high, _failed(scores)
-
-
 MARGINS = [
     Source(
         1, "chunk-1", "table", "annual_report.pdf", "p. 31",
@@ -1131,22 +1104,6 @@ MARGINS = [
         "Revenue | 2019 | 120\nRevenue | 2018 | 100",
     )
 ]  # fmt: skip
-
-
-@pytest.mark.parametrize(
-    ("said", "high"),
-    [
-        ("The operating margin held at 34% in 2019, as in 2018.", True),
-        ("The operating margin climbed to 34% in 2019.", False),
-        ("Revenue rose to 120 in 2019.", True),
-        ("Revenue fell to 120 in 2019.", False),
-    ],
-)
-def test_a_level_is_said_to_be_reached_the_way_its_line_reached_it(said: str, high: bool) -> None:
-    """ "Climbed to 34% in 2019" beside a line that was 34% the year before is no rise."""
-    question = "How did the operating margin and revenue change in 2019?"
-    scores = _score([Bullet(said, (1,))], MARGINS, question)
-    assert (confidence_for(scores, has_context=True) == Confidence.HIGH) == high, _failed(scores)
 
 
 OPERATING_COSTS = [
@@ -1253,23 +1210,50 @@ CHARGES = [
 ]  # fmt: skip
 
 
+SAID_AS_THE_SOURCE_SAYS = [
+    (WEEKS, "What was the ROFE?", "ROFE (53 weeks): 9.6.", True),
+    (WEEKS, "What was the ROFE?", "ROFE (52 weeks): 9.6.", False),
+    (FAIR_VALUE_LEVELS, "How much of the bonds were measured with Level 3 inputs in 2019?",
+     "RMB116,079 million of the bonds were in Level 3 at 31 December 2019.", True),
+    (FAIR_VALUE_LEVELS, "How much of the bonds were measured with Level 3 inputs in 2019?",
+     "RMB5,091 million of the bonds were in Level 3 at 31 December 2019.", False),
+    (MARGINS, "How did the operating margin and revenue change in 2019?",
+     "The operating margin held at 34% in 2019, as in 2018.", True),
+    (MARGINS, "How did the operating margin and revenue change in 2019?",
+     "The operating margin climbed to 34% in 2019.", False),
+    (MARGINS, "How did the operating margin and revenue change in 2019?",
+     "Revenue rose to 120 in 2019.", True),
+    (MARGINS, "How did the operating margin and revenue change in 2019?",
+     "Revenue fell to 120 in 2019.", False),
+    (CHARGES, "What drove the increase in store closure costs?",
+     "Mostly a $1.9 million charge for writing off an abandoned billing system.", True),
+    (CHARGES, "What drove the increase in store closure costs?",
+     "Mostly a $3.1 million charge for writing off an abandoned billing system.", False),
+    (CHARGES, "What drove the increase in store closure costs?",
+     "Closure costs rose $2.4 million on a $1.9 million write-off, while equipment sales "
+     "gained $4.6 million, including $3.1 million on a warehouse.", True),
+]  # fmt: skip
+
+
 @pytest.mark.parametrize(
-    ("said", "high"),
-    [
-        ("Mostly a $1.9 million charge for writing off an abandoned billing system.", True),
-        ("Mostly a $3.1 million charge for writing off an abandoned billing system.", False),
-        ("Closure costs rose $2.4 million on a $1.9 million write-off, while equipment sales "
-         "gained $4.6 million, including $3.1 million on a warehouse.", True),
-    ],
+    ("sources", "question", "said", "high"),
+    SAID_AS_THE_SOURCE_SAYS,
+    ids=["53-weeks", "52-weeks", "currency-code", "currency-code-other-column", "held",
+         "climbed-but-held", "rose", "fell-but-rose", "own-sentence", "next-sentence-figure",
+         "both-sentences"],
 )  # fmt: skip
-def test_a_figure_from_the_next_sentence_in_place_of_the_sentence_s_own_is_not_high(
-    said: str, high: bool
+def test_a_figure_is_high_only_where_its_source_says_it_so(
+    sources: list[Source], question: str, said: str, high: bool
 ) -> None:
-    """The write-off was $1.9 million; $3.1 million is the next sentence's gain. A claim
-    saying the write-off sentence with the gain's figure moved the figure; one joining the
-    two sentences states the figures of both."""
-    question = "What drove the increase in store closure costs?"
-    scores = _score([Bullet(said, (1,))], CHARGES, question)
+    """A figure is High beside its own cell or sentence, said the way the source says it:
+    - "53 WEEKS" and "52 WEEKS" are columns that differ only by their number;
+    - "RMB116,079 million" is RMB and an amount, as "RMB’Million" over "116,079" is, so
+      the right figure is High and another column's is not;
+    - "climbed to 34% in 2019" beside a line that was 34% the year before is no rise;
+    - the write-off was $1.9 million, and $3.1 million is the next sentence's gain: a
+      claim saying the write-off sentence with the gain's figure moved the figure, while
+      one joining the two sentences states the figures of both."""
+    scores = _score([Bullet(said, (1,))], sources, question)
     assert (confidence_for(scores, has_context=True) == Confidence.HIGH) == high, _failed(scores)
 
 
