@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from bot.conversation.text import content_words
+from bot.conversation.text import AMOUNT_AFTER_CODE, content_words
 
 DURATION_DAYS = {
     "hour": 1 / 24, "hr": 1 / 24, "day": 1.0, "week": 7.0, "month": 30.0, "year": 365.0,
@@ -43,7 +43,7 @@ _SPELLED = (
 # as one ("RMB135,936", "HK$2.5"), not an id ("A320", "FY2019"). Not "Cove|rs 1".
 _CURRENCY = (
     r"(?:(?<![a-z])(?:rs\.?|inr|usd|us\$|eur|gbp)|[$€£₹]"
-    r"|(?<![a-z])(?-i:[A-Z]{2,3})(?=\d{1,3}(?:,\d{3})+(?!\d)|\d+\.\d)"
+    rf"|(?<![a-z])(?-i:[A-Z]{{2,3}})(?={AMOUNT_AFTER_CODE})"
     r"|(?<![a-z])(?-i:[A-Z]{1,3})\$)"
 )
 _SCALE = r"(?:thousands?|lakhs?|lacs?|crores?|millions?|billions?|trillions?|mn|bn|cr|k|l)"

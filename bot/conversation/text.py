@@ -111,7 +111,10 @@ def _words(text: str) -> tuple[str, ...]:
 # a currency code before its amount ("RMB135,936", "HK$2.5"). A clitic ("company's",
 # "they're"), a name ("O'Brien") or an id ("FY2023", "A320") stays one word.
 _SCALE = re.compile(r"(?<=[A-Za-z]{2})['’](?=[A-Za-z]{2,})(?!(?:ll|re|ve)\b)")
-_CURRENCY = re.compile(r"\b([A-Z]{2,3}|[A-Z]{0,3}\$)(?=\d{1,3}(?:,\d{3})+(?!\d)|\d+\.\d|(?<=\$)\d)")
+# An amount written as one, which a code of capitals before it makes a currency's: an id
+# ("FY2019", "A320") is written without separators.
+AMOUNT_AFTER_CODE = r"\d{1,3}(?:,\d{3})+(?!\d)|\d+\.\d"
+_CURRENCY = re.compile(rf"\b([A-Z]{{2,3}}|[A-Z]{{0,3}}\$)(?={AMOUNT_AFTER_CODE}|(?<=\$)\d)")
 
 
 def unglued(text: str) -> str:
