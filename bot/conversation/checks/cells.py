@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bot.conversation.checks.claims import Claim
 from bot.conversation.checks.numbers import derived
@@ -211,9 +212,11 @@ def _items(text: str, n: int) -> list[str]:
     return firsts
 
 
-def table_cells(text: str) -> list[Cell]:
+@lru_cache(maxsize=256)
+def table_cells(text: str) -> tuple[Cell, ...]:
     """A table block's cells in order. A bare year column ("2018") after a titled one
-    ("Carrying Value (USD) 2019") belongs to the same header group."""
+    ("Carrying Value (USD) 2019") belongs to the same header group. Cached: each claim
+    and each bullet citing a block reads its cells."""
     out: list[Cell] = []
     previous: Cell | None = None
     for line in text.splitlines():
@@ -237,7 +240,7 @@ def table_cells(text: str) -> list[Cell]:
         )
         out.append(cell)
         previous = cell
-    return out
+    return tuple(out)
 
 
 # A level reached, with the direction it was reached from: "climbed to 34%", "fell to 5.1".

@@ -146,11 +146,13 @@ def _spoken_elsewhere(asked: frozenset[str], uncited: Sequence[Source]) -> bool:
     n = len(asked)
     for source in uncited:
         text = readable(source.text)
-        if not all(_said(w, set(content_words(text))) for w in asked):
+        held = set(content_words(text))
+        if not all(_said(w, held) for w in asked):
             continue
         for line in text.splitlines():
             words = content_words(line)
-            if not all(_said(w, set(words)) for w in asked):
+            on_line = set(words)
+            if not all(_said(w, on_line) for w in asked):
                 continue
             for i in range(len(words) - n + 1):
                 if all(any(_said(w, {x}) for x in words[i : i + n]) for w in asked):
