@@ -27,6 +27,8 @@ from knowledge.reading.sentences import sentence_spans
 TARGET_CHARS = 1000
 MAX_OVERLAP_CHARS = 300
 MAX_INTRO_CHARS = 200
+MAX_CAPTION_CHARS = 60  # "December 31,", "(in millions)": a line over a table, not a sentence
+MAX_CAPTIONS = 2
 
 
 @dataclass
@@ -54,26 +56,38 @@ def chunk_document(blocks: Iterable[Block], *, file_name: str) -> list[ChunkDraf
     for section in split_sections(blocks):
         for chunk in _prose_chunks(section, file_name):
             drafts.append(_unique(chunk, keys))
-        before: Block | None = None
-        for block in section.blocks:
+        for at, block in enumerate(section.blocks):
             if isinstance(block, TableBlock):
                 table_count += 1
-                intro = _intro(before)
+                intro = _intro(section.blocks[:at])
                 for chunk in _table_chunks(block.grid, section, table_count, intro, file_name):
                     drafts.append(_unique(chunk, keys))
-            before = block
     return drafts
 
 
-def _intro(block: Block | None) -> str:
-    """The sentence leading into a table ("... upto the limits provided below:").
+def _intro(before: list[Block]) -> str:
+    """The lines leading into a table: the sentence that introduces it ("... upto the
+    limits provided below:") and the captions between that and the table ("December 31,",
+    "(in millions)").
 
     Two tables under one heading often share their column headers; the lead-in is what
-    tells "room rent limits" from "ICU limits" once a chunk is retrieved on its own.
+    tells "room rent limits" from "ICU limits" once a chunk is retrieved on its own, and a
+    caption is what dates or scales the figures.
     """
-    if not isinstance(block, Para) or not block.text.rstrip().endswith(":"):
-        return ""
-    text = " ".join(block.text.split())
+    lines: list[str] = []
+    for block in reversed(before):
+        text = " ".join(block.text.split()) if isinstance(block, Para) else ""
+        if text.endswith(":"):
+            return "\n".join([_lead_in(text), *lines])
+        if not text or len(text) > MAX_CAPTION_CHARS or text[-1] in ".!?;":
+            break
+        if len(lines) == MAX_CAPTIONS:
+            break
+        lines.insert(0, text)
+    return "\n".join(lines)
+
+
+def _lead_in(text: str) -> str:
     if len(text) > MAX_INTRO_CHARS:
         spans = sentence_spans(text)
         text = text[spans[-1][0] :] if spans else text

@@ -278,6 +278,25 @@ def test_large_table_is_split_by_rows_repeating_its_context() -> None:
     assert "Procedure number 39 | Plan B | Not covered" in body
 
 
+def test_a_table_carries_its_lead_in_and_the_captions_that_date_and_scale_it() -> None:
+    rows: list[list[str | None]] = [["", "2019", "2018"], ["Trade receivables", "375", "335"]]
+    chunks = _chunks(
+        Para("Receivables consisted of the following (in thousands):"),
+        Para("December 31,"),
+        _table(rows, header_rows=1),
+        Para("Receivables are stated net of allowances."),
+        Para("As at 30 June"),
+        _table(rows, header_rows=1),
+    )
+    first, second = [c.text.splitlines() for c in chunks if c.kind == ChunkKind.TABLE]
+    assert first[1:3] == [
+        "Receivables consisted of the following (in thousands):",
+        "December 31,",
+    ]
+    assert second[1] == "As at 30 June", "a caption alone still dates the figures"
+    assert "allowances" not in " ".join(second), "a sentence that ends is not a lead-in"
+
+
 def test_annual_report_parts_items_and_notes_make_the_outline_not_the_cover_page() -> None:
     chunks = _chunks(
         Para("345 Park Avenue, San Jose, California 95110", bold=True),
