@@ -25,7 +25,7 @@ PACKS_DIR = Path(__file__).with_name("packs")
 DEFAULT_PACKS = ("finance", "documents", "insurance")
 
 _TOP_KEYS = frozenset(
-    {"statement", "lines", "measure", "supplementary", "document_names", "questions"}
+    {"statement", "lines", "measure", "supplementary", "document_names", "questions", "acronyms"}
 )
 _STATEMENT_KEYS = frozenset({"key", "names", "measures", "title_words"})
 _MEASURE_KEYS = frozenset({"asks", "inputs"})
@@ -74,6 +74,7 @@ class Vocabulary:
     money_words: tuple[str, ...] = ()  # "premium", "revenue": a question about one asks how much
     document_parts: re.Pattern[str] | None = None  # "balance sheet": a part a question points to
     list_nouns: tuple[str, ...] = ()  # "diseases": "which diseases ..." asks for a list
+    acronyms: tuple[tuple[str, str], ...] = ()  # ("PPNE", "property, plant and equipment")
     packs: tuple[str, ...] = field(default=())  # where it came from, for messages and logs
 
     def statement(self, key: str) -> Statement | None:
@@ -142,6 +143,7 @@ class _Pack:
     money_words: list[str]
     document_parts: list[re.Pattern[str]]
     list_nouns: list[str]
+    acronyms: dict[str, str]
 
 
 def _read_pack(path: Path) -> _Pack:
@@ -172,6 +174,10 @@ def _read_pack(path: Path) -> _Pack:
     where.keys("[questions]", questions, _QUESTION_KEYS)
     frame_words = where.words("[questions] frame_words", questions.get("frame_words", []))
     parts = where.words("[questions] document_parts", questions.get("document_parts", []))
+    acronyms = where.table("[acronyms]", data.get("acronyms", {}))
+    for term, expansion in acronyms.items():
+        if not isinstance(expansion, str) or not expansion.strip():
+            raise where.error(f"[acronyms] {term}", 'must be its expansion, as in PPE = "..."')
     return _Pack(
         path,
         statements,
@@ -183,6 +189,7 @@ def _read_pack(path: Path) -> _Pack:
         where.words("[questions] money_words", questions.get("money_words", [])),
         [where.pattern("[questions] document_parts", p) for p in parts],
         where.words("[questions] list_nouns", questions.get("list_nouns", [])),
+        {term.strip(): expansion.strip() for term, expansion in acronyms.items()},
     )
 
 
@@ -279,7 +286,9 @@ def _merge(parts: Iterable[_Pack], names: tuple[str, ...]) -> Vocabulary:
     frame_words: set[str] = set()
     words: dict[str, list[str]] = {"period": [], "money": [], "list": []}
     document_parts: list[re.Pattern[str]] = []
+    acronyms: dict[str, str] = {}
     for part in parts:
+        acronyms.update(part.acronyms)  # a later pack spells an acronym out its own way
         for s in part.statements:
             statements.setdefault(s.key, []).append(s)
         measures += part.measures
@@ -306,6 +315,7 @@ def _merge(parts: Iterable[_Pack], names: tuple[str, ...]) -> Vocabulary:
         money_words=tuple(words["money"]),
         document_parts=_either(document_parts),
         list_nouns=tuple(words["list"]),
+        acronyms=tuple(acronyms.items()),
         packs=names,
     )
 

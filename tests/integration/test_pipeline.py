@@ -17,6 +17,7 @@ from bot.conversation.types import Confidence, Intent
 from bot.settings import Settings
 from bot.wiring import Services, open_services
 from knowledge.ingest.options import IngestOptions
+from knowledge.vocabulary import use_vocabulary
 from tests.fakes.knowledge_base import bot_settings
 from tests.fakes.openai_server import fake_openai
 
@@ -72,6 +73,21 @@ def test_acronyms_are_expanded_and_the_answer_cites_its_source(services: Service
     assert row["prompt"] == answer.prompt and row["retrieved"]
     history = services.threads.history(answer.thread)
     assert [t.role for t in history] == ["user", "assistant"]
+
+
+def test_a_pack_spells_out_acronyms_the_company_glossary_leaves_out(
+    settings: Settings, knowledge_dir: Path, tmp_path: Path
+) -> None:
+    pack = tmp_path / "company.toml"
+    pack.write_text('[acronyms]\nRR = "room rent"\nPED = "pre-existing ailment"\n')
+    with open_services(bot_settings(settings, KNOWBOT_PACKS=f"insurance,{pack}")) as svc:
+        svc.knowledge.ingestor.ingest_paths([knowledge_dir], IngestOptions())
+        answer = ask(svc, "What is the RR for Plan B?")
+        assert "room rent" in answer.rewritten_question
+        assert any("2% of sum insured" in b.text for b in answer.bullets)
+        own = ask(svc, "What is the PED waiting period?", thread="t2")
+        assert [e.replacement for e in own.expansions] == ["pre-existing disease"]
+    use_vocabulary(None)  # the bundled packs again, for the tests that follow
 
 
 def test_the_definitions_preamble_holds_only_terms_the_question_used(

@@ -149,6 +149,7 @@ def test_the_bundled_packs_are_the_default_vocabulary() -> None:
         ("[[measure]]\nasks = 'ratio'\ninputs = ['cash']\n", "not in this pack's [lines]"),
         ("[document_names]\nkind_words = 'policy'\n", "must be a list of strings"),
         ("[glossary]\nx = 1\n", "unknown key 'glossary'"),
+        ("[acronyms]\nPPE = 1\n", "[acronyms] PPE: must be its expansion"),
     ],
 )
 def test_a_bad_pack_stops_the_start_saying_where_and_what_to_do(
