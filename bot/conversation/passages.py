@@ -105,20 +105,36 @@ def clean_title(heading: str) -> str:
 
 
 def _table_passages(source: Source, rank: int, head: _Head, lines: list[str]) -> list[Passage]:
-    intro = ""
+    intro: list[str] = []  # the lines over the rows: lead-in, captions or a group label
     columns = ""
     out: list[Passage] = []
+    row_last = False
     for line in lines:
         if line.startswith("columns:") or "; columns:" in line:
             columns = line  # shown with no row, but says what the table measures
             continue
         if " | " not in line:
-            intro = line  # the lead-in sentence or a group label
+            intro = [line] if row_last else [*intro, line]
+            row_last = False
             continue
-        context = _short(intro) if intro else head.title
+        row_last = True
+        context = _table_context(head.title, intro)
         label = line.split(" | ", 1)[0]
         out.append(Passage(source, rank, line, context, "row", len(out), label, columns))
     return out
+
+
+def _table_context(title: str, intro: list[str]) -> str:
+    """What the rows below `intro` are: the sentence leading into them, or the clause's
+    title, then the captions that date or scale them ("December 31", "(in thousands)"), as
+    much as fits with the line nearest the rows."""
+    parts = intro if any(x.endswith(":") for x in intro) else [title, *intro]
+    kept: list[str] = []
+    for part in reversed([x.rstrip(" ,;") for x in parts if x.strip()]):
+        if kept and len(part) + sum(len(x) + 1 for x in kept) > MAX_CONTEXT_CHARS:
+            break
+        kept.insert(0, part)
+    return _short(" ".join(kept))
 
 
 def _prose_passages(source: Source, rank: int, head: _Head, lines: list[str]) -> list[Passage]:
