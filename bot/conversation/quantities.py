@@ -69,13 +69,13 @@ _PLACE = re.compile(
 # A kind and its short number name a thing ("type 2 diabetes", "Tier 1 capital").
 _KIND_NUMBER = re.compile(r"(?i)\b(?:type|stage|grade|class|tier|phase|category) ?\d{1,2}\b")
 # The day of a date ("December 31, 2018", "31 March 2019"): the year stays a number.
-_MONTH = (
+MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
 _DAY = re.compile(
-    rf"(?i)\b(?P<month>{_MONTH}\s)(?P<day>\d{{1,2}}(?:st|nd|rd|th)?)\b(?=,?\s*(?:19|20)\d\d)"
-    rf"|\b(?P<day2>\d{{1,2}}(?:st|nd|rd|th)?)(?=\s+{_MONTH}\b)"
+    rf"(?i)\b(?P<month>{MONTH}\s)(?P<day>\d{{1,2}}(?:st|nd|rd|th)?)\b(?=,?\s*(?:19|20)\d\d)"
+    rf"|\b(?P<day2>\d{{1,2}}(?:st|nd|rd|th)?)(?=\s+{MONTH}\b)"
 )
 _LIST_NUMBER = re.compile(
     r"(?m)^[ \t]*\(?\d{1,2}[.)](?=\s)"  # "1. Cataract" opening a line
@@ -320,7 +320,7 @@ def is_date(text: str) -> bool:
     day = r"\d{1,2}(?:st|nd|rd|th)?"
     return bool(
         re.fullmatch(
-            rf"(?:{day}\s+)?{_MONTH}(?:\s+{day})?(?:,?\s+(?:19|20)\d\d)?", text.strip(), re.I
+            rf"(?:{day}\s+)?{MONTH}(?:\s+{day})?(?:,?\s+(?:19|20)\d\d)?", text.strip(), re.I
         )
     )
 
@@ -349,5 +349,5 @@ _NAME_NUMBER = re.compile(r"\b(?!(?:USD|INR|EUR|GBP|RS)\b)[A-Z]{2,}[\s-]?\d+\b")
 
 
 _DATE = re.compile(
-    rf"\b(?:19|20)\d\d\b|\b{_MONTH}\s+\d{{1,2}}\b|\b\d{{1,2}}\s+{_MONTH}(?![a-z])", re.IGNORECASE
+    rf"\b(?:19|20)\d\d\b|\b{MONTH}\s+\d{{1,2}}\b|\b\d{{1,2}}\s+{MONTH}(?![a-z])", re.IGNORECASE
 )

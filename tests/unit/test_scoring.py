@@ -1210,6 +1210,18 @@ CHARGES = [
 ]  # fmt: skip
 
 
+RECEIVABLES = [
+    Source(
+        1, "chunk-1", "table", "annual_report.pdf", "p. 64",
+        "Note 5 — table 1\nTrade receivables, net, consisted of the following (in thousands):\n"
+        "December 31,\ncolumns: — | 2021 | 2020\n"
+        "Billed receivables | 2021 | $210,400\nBilled receivables | 2020 | $181,250\n"
+        "Unbilled receivables | 2021 | 21,500\nUnbilled receivables | 2020 | 17,500\n"
+        "2021 | $231,900\n2020 | $198,750",
+    )
+]  # fmt: skip
+
+
 SAID_AS_THE_SOURCE_SAYS = [
     (WEEKS, "What was the ROFE?", "ROFE (53 weeks): 9.6.", True),
     (WEEKS, "What was the ROFE?", "ROFE (52 weeks): 9.6.", False),
@@ -1232,6 +1244,10 @@ SAID_AS_THE_SOURCE_SAYS = [
     (CHARGES, "What drove the increase in store closure costs?",
      "Closure costs rose $2.4 million on a $1.9 million write-off, while equipment sales "
      "gained $4.6 million, including $3.1 million on a warehouse.", True),
+    (RECEIVABLES, "What were trade receivables, net, at the end of 2020?",
+     "Trade receivables, net, came to $198,750 thousand at December 31, 2020.", True),
+    (RECEIVABLES, "What were trade receivables, net, at the end of 2020?",
+     "Trade receivables, net, came to $231,900 thousand at December 31, 2020.", False),
 ]  # fmt: skip
 
 
@@ -1240,7 +1256,7 @@ SAID_AS_THE_SOURCE_SAYS = [
     SAID_AS_THE_SOURCE_SAYS,
     ids=["53-weeks", "52-weeks", "currency-code", "currency-code-other-column", "held",
          "climbed-but-held", "rose", "fell-but-rose", "own-sentence", "next-sentence-figure",
-         "both-sentences"],
+         "both-sentences", "total-under-lead-in", "total-of-the-other-year"],
 )  # fmt: skip
 def test_a_figure_is_high_only_where_its_source_says_it_so(
     sources: list[Source], question: str, said: str, high: bool
@@ -1252,7 +1268,9 @@ def test_a_figure_is_high_only_where_its_source_says_it_so(
     - "climbed to 34% in 2019" beside a line that was 34% the year before is no rise;
     - the write-off was $1.9 million, and $3.1 million is the next sentence's gain: a
       claim saying the write-off sentence with the gain's figure moved the figure, while
-      one joining the two sentences states the figures of both."""
+      one joining the two sentences states the figures of both;
+    - a total row without a label is what the sentence leading into its table counts, on
+      the date its caption gives, and "at December 31, 2020" dates the figure before it."""
     scores = _score([Bullet(said, (1,))], sources, question)
     assert (confidence_for(scores, has_context=True) == Confidence.HIGH) == high, _failed(scores)
 

@@ -20,6 +20,7 @@ from bot.conversation.checks.trends import DOWN, NOT_A_CHANGE, UP
 from bot.conversation.entities import contains_phrase
 from bot.conversation.periods import years_in
 from bot.conversation.quantities import (
+    MONTH,
     SMALL_NUMBER_WORDS,
     Quantity,
     merged,
@@ -37,6 +38,8 @@ _SEGMENT = re.compile(
     rf"[,;]\s|\b(?:and|than|from|to|versus|vs|against|compared (?:to|with))\b(?!\s+{_SMALL}\b)",
     re.IGNORECASE,
 )
+# The comma of a date ("December 31, 2018") is no cut: the year dates what stands before.
+_DATE_COMMA = re.compile(rf"(?i)\b{MONTH} \d{{1,2}},(?= (?:19|20)\d\d\b)")
 _FIGURE = re.compile(r"\(?[-–]?\s?[$€£₹]?\s?\d[\d,]*(?:\.\d+)?\s?%?\)?(?<!(?:19|20)\d\d)")
 _CHANGE_CUE = re.compile(
     r"\b(?:increase|decrease|change|difference|rise|fall|gain|loss|growth|decline|up|down"
@@ -131,13 +134,14 @@ def _named(words: frozenset[str], said: frozenset[str]) -> float:
 
 def _stretch(figure: Quantity, text: str) -> str:
     """The part of the sentence that states `figure`, between the cuts around it."""
-    start = 0
-    for cut in _SEGMENT.finditer(text):
-        if cut.start() >= figure.end:
-            break
+    cuts = _SEGMENT.finditer(_DATE_COMMA.sub(lambda m: m.group(0).replace(",", " "), text))
+    start, stop = 0, len(text)
+    for cut in cuts:
         if cut.end() <= figure.start:
             start = cut.end()
-    stop = next((m.start() for m in _SEGMENT.finditer(text, figure.end)), len(text))
+        elif cut.start() >= figure.end:
+            stop = cut.start()
+            break
     return text[start:stop]
 
 
