@@ -27,7 +27,6 @@ from knowledge.store import sources as source_store
 from knowledge.store import triples as triple_store
 from knowledge.store import vocabulary as vocabulary_store
 from knowledge.store.chunks import ChunkStore
-from knowledge.vocabulary import active
 
 
 @dataclass
@@ -99,14 +98,9 @@ class Knowledge:
         return self.cache.get(("documents", *scopes), load)
 
     def glossary(self, scopes: Sequence[str]) -> list[GlossaryEntry]:
-        """The company's glossary, then the packs' acronyms it does not spell out itself."""
-
         def load() -> list[GlossaryEntry]:
             with self.engine.connect() as conn:
-                entries = glossary_store.entries(conn, scopes=scopes)
-            own = {e.term.strip().upper() for e in entries}
-            packs = [GlossaryEntry(t, e) for t, e in active().acronyms if t.upper() not in own]
-            return [*entries, *packs]
+                return glossary_store.entries(conn, scopes=scopes)
 
         return self.cache.get(("glossary", *scopes), load)
 

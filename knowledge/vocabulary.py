@@ -19,6 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from knowledge.documents import GlossaryEntry
 from knowledge.errors import KnowledgeError
 
 PACKS_DIR = Path(__file__).with_name("packs")
@@ -88,6 +89,13 @@ _active: Vocabulary | None = None
 def active() -> Vocabulary:
     """The vocabulary in use: what the composition root set, else the bundled default."""
     return _active if _active is not None else default_vocabulary()
+
+
+def with_pack_acronyms(glossary: Sequence[GlossaryEntry]) -> list[GlossaryEntry]:
+    """The company's glossary, then the active packs' acronyms it does not spell out."""
+    own = {e.term.strip().upper() for e in glossary}
+    packs = [GlossaryEntry(t, e) for t, e in active().acronyms if t.upper() not in own]
+    return [*glossary, *packs]
 
 
 def use_vocabulary(vocabulary: Vocabulary | None) -> None:

@@ -65,6 +65,7 @@ from knowledge.models.llm import ChatModel, LLMError
 from knowledge.search.budget import Budget
 from knowledge.search.stages import Stage
 from knowledge.store.triples import entity_key
+from knowledge.vocabulary import with_pack_acronyms
 
 log = logging.getLogger(__name__)
 
@@ -184,7 +185,7 @@ class Pipeline:
     ) -> tuple[Answer, list[dict[str, Any]]]:
         scopes = turn.scopes
         with timer.step("rewrite"):
-            glossary = self._knowledge.glossary(scopes)
+            glossary = with_pack_acronyms(self._knowledge.glossary(scopes))
             standalone, expansions = rewrite(
                 question, history, glossary, self._knowledge.vocabulary(scopes), _step(model)
             )
