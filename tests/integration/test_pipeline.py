@@ -75,6 +75,14 @@ def test_acronyms_are_expanded_and_the_answer_cites_its_source(services: Service
     assert [t.role for t in history] == ["user", "assistant"]
 
 
+@pytest.fixture
+def bundled_packs_after() -> Iterator[None]:
+    """The bundled packs again after the test, even when it fails."""
+    yield
+    use_vocabulary(None)
+
+
+@pytest.mark.usefixtures("bundled_packs_after")
 def test_a_pack_spells_out_acronyms_the_company_glossary_leaves_out(
     settings: Settings, knowledge_dir: Path, tmp_path: Path
 ) -> None:
@@ -87,7 +95,6 @@ def test_a_pack_spells_out_acronyms_the_company_glossary_leaves_out(
         assert any("2% of sum insured" in b.text for b in answer.bullets)
         own = ask(svc, "What is the PED waiting period?", thread="t2")
         assert [e.replacement for e in own.expansions] == ["pre-existing disease"]
-    use_vocabulary(None)  # the bundled packs again, for the tests that follow
 
 
 def test_the_definitions_preamble_holds_only_terms_the_question_used(
