@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from bot.conversation.checks.trends import only_changes
 from bot.conversation.focus import focus_of
 from bot.conversation.scoring import confidence_for, score_answer
 from bot.conversation.types import Bullet, CheckScores, Confidence, Source
@@ -715,6 +716,52 @@ def test_asked_what_an_item_was_in_a_year_an_answer_without_its_figure_is_not_hi
 
     assert level(figure) == Confidence.HIGH
     assert level(why) != Confidence.HIGH
+
+
+MOVED = [
+    _source(1, "Cash flows\nNet cash used in financing activities increased $28,326 thousand "
+               "in 2019, driven by an increase in share repurchases of $20,100 thousand.",
+            "annual_report.pdf"),
+    FINANCING[1],
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "said", "high"),
+    [
+        ("What was the net cash used in financing activities in 2019?",
+         "Net cash used in financing activities increased $28,326 thousand in 2019, driven by "
+         "an increase in share repurchases of $20,100 thousand.", False),
+        ("What was the increase in net cash used in financing activities in 2019?",
+         "Net cash used in financing activities increased $28,326 thousand in 2019, driven by "
+         "an increase in share repurchases of $20,100 thousand.", True),
+        ("What was the net cash used in financing activities in 2019?",
+         "Net cash used in financing activities | 2019 | (41,230)", True),
+    ],
+)  # fmt: skip
+def test_asked_what_an_item_was_how_much_it_moved_is_not_its_figure(
+    question: str, said: str, high: bool
+) -> None:
+    """ "What was X in 2019?" wants X; "X increased $28,326 thousand" is true to its
+    source and says only how far X moved, unless the question asks that."""
+    source = 1 if "increased" in said else 2
+    scores = _score([Bullet(said, (source,))], MOVED, question)
+    assert (confidence_for(scores, has_context=True) == Confidence.HIGH) is high
+
+
+@pytest.mark.parametrize(
+    ("text", "moved"),
+    [
+        ("Sales of NAND products for 2019 decreased 12% as compared to 2018.", True),
+        ("An increase in cash income tax payments of $346 million.", True),
+        ("a $3.2 million decline in revenue", True),
+        ("Revenue rose 5% to $2.1 billion in 2019.", False),
+        ("Revenue was $5 million, up 3%.", False),
+        ("Room rent is covered up to 1% of the sum insured.", False),
+    ],
+)
+def test_a_figure_is_a_change_only_when_a_direction_word_moves_it(text: str, moved: bool) -> None:
+    assert only_changes(text) is moved
 
 
 def test_a_figure_asked_for_is_not_stated_by_the_number_of_a_standard() -> None:

@@ -30,6 +30,7 @@ from functools import cache
 
 from bot.conversation.checks.claims import Match, entity_in, passages_of
 from bot.conversation.checks.meaning import Meaning
+from bot.conversation.checks.trends import asks_a_change, only_changes
 from bot.conversation.entities import entities
 from bot.conversation.focus import WANTED_KINDS, Focus, conflicts, states_loosely
 from bot.conversation.passage_fit import input_of
@@ -86,7 +87,7 @@ def speaks_to_question(
     one, or else half of the question's topic words the sources know; it states the kind
     of quantity asked for ("what are the limits?" wants an amount); and it names most of
     the names the question names; a table line it quotes reports the period asked; and
-    asked what an item was in a period, it states a figure."""
+    asked what an item was in a period, it states a figure, not only how far it moved."""
     if bullets and all(b.text.rstrip().endswith(":") for b in bullets):
         return False  # "... as follows:" leads to a list or table it does not give
     said = spoken(bullets, matches)
@@ -104,8 +105,8 @@ def speaks_to_question(
         return False
     if focus is not None and focus.wants and not stated:
         return False
-    if focus is not None and focus.figure and not any(states_figure(b.text) for b in bullets):
-        return False  # "what was X in 2019?" answered with why X changed
+    if focus is not None and focus.figure and not _states_level(question, bullets, focus):
+        return False  # "what was X in 2019?" answered with why X changed, or by how much
     if focus is not None and focus.describes and all(figure_row(b.text) for b in bullets):
         return False  # "what does X represent?" answered with X's figure
     return _names_spoken(question, bullets, matches, focus, terms)
@@ -138,6 +139,16 @@ def _unspoken(
         return missing if len(missing) > allowed else set()
     topic = _topic_held(question, sources, focus)
     return topic - said if topic and len(topic & said) < 0.5 * len(topic) else set()
+
+
+def _states_level(question: str, bullets: Sequence[Bullet], focus: Focus) -> bool:
+    """Asked what an item was, the answer states a figure, and not only how much the item
+    moved ("decreased $477 million" does not say what it was), unless a change is asked."""
+    figures = [b.text for b in bullets if states_figure(b.text)]
+    if not figures:
+        return False
+    moved = focus.computed or asks_a_change(question)
+    return moved or not all(map(only_changes, figures))
 
 
 def _spoken_elsewhere(asked: frozenset[str], uncited: Sequence[Source]) -> bool:

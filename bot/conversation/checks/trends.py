@@ -208,3 +208,37 @@ def _signed(sentence: str, q: Quantity) -> float:
 
 def _is_year_text(text: str) -> bool:
     return bool(re.fullmatch(r"(?:fy\s*)?(?:19|20)\d\d", text.strip().lower()))
+
+
+def only_changes(text: str) -> bool:
+    """Every figure the text states is how much something moved ("decreased $477
+    million", "an increase in tax payments of $346 million", "a $3 million decline"),
+    none what it was ("rose 5% to $2.1 billion" states both)."""
+    scrubbed = NOT_A_CHANGE.sub(lambda m: " " * len(m.group(0)), text)
+    found = [q for q in quantities(scrubbed) if not q.is_year]
+    return bool(found) and all(_moved(scrubbed, q) for q in found)
+
+
+# Between a direction word and the figure it moves by: "by", "of", "in <what> of".
+_MOVED_BY = re.compile(
+    r"\s*(?:in\s+(?:[\w'&()-]+\s+){0,6}?)?(?:(?:by|of)\s+)?"
+    r"(?:(?:approximately|about|nearly|almost|roughly|around|some|over)\s+)?",
+    re.IGNORECASE,
+)
+
+
+def _moved(text: str, q: Quantity) -> bool:
+    before = text[max(0, q.start - 80) : q.start]
+    cues = [m for pattern in (UP, DOWN) for m in pattern.finditer(before)]
+    if cues and _MOVED_BY.fullmatch(before[max(m.end() for m in cues) :]):
+        return True
+    after = re.match(r"\s*([A-Za-z]+)", text[q.end :])
+    return after is not None and bool(
+        UP.fullmatch(after.group(1)) or DOWN.fullmatch(after.group(1))
+    )
+
+
+def asks_a_change(question: str) -> bool:
+    """The question asks how much something moved ("what was the increase in ...")."""
+    scrubbed = NOT_A_CHANGE.sub(" ", question)
+    return bool(UP.search(scrubbed) or DOWN.search(scrubbed))
