@@ -1269,6 +1269,17 @@ RECEIVABLES = [
 ]  # fmt: skip
 
 
+SEGMENT_SHARE = [
+    Source(
+        1, "chunk-1", "table", "annual_report.pdf", "p. 40",
+        "Segment operating results — table 9\ncolumns: — | 2019 | 2018\n"
+        "Net revenues | 2019 | $2,554\nNet revenues | 2018 | $2,355\n"
+        "Percentage of total net revenues | 2019 | 53%\n"
+        "Percentage of total net revenues | 2018 | 59%",
+    )
+]  # fmt: skip
+
+
 SAID_AS_THE_SOURCE_SAYS = [
     (WEEKS, "What was the ROFE?", "ROFE (53 weeks): 9.6.", True),
     (WEEKS, "What was the ROFE?", "ROFE (52 weeks): 9.6.", False),
@@ -1295,6 +1306,10 @@ SAID_AS_THE_SOURCE_SAYS = [
      "Trade receivables, net, came to $198,750 thousand at December 31, 2020.", True),
     (RECEIVABLES, "What were trade receivables, net, at the end of 2020?",
      "Trade receivables, net, came to $231,900 thousand at December 31, 2020.", False),
+    (SEGMENT_SHARE, "What share of total net revenues did the segment make up in 2019?",
+     "The segment made up 53% of total net revenues in 2019.", True),
+    (SEGMENT_SHARE, "What share of total net revenues did the segment make up in 2019?",
+     "The segment made up 59% of total net revenues in 2019.", False),
 ]  # fmt: skip
 
 
@@ -1303,7 +1318,8 @@ SAID_AS_THE_SOURCE_SAYS = [
     SAID_AS_THE_SOURCE_SAYS,
     ids=["53-weeks", "52-weeks", "currency-code", "currency-code-other-column", "held",
          "climbed-but-held", "rose", "fell-but-rose", "own-sentence", "next-sentence-figure",
-         "both-sentences", "total-under-lead-in", "total-of-the-other-year"],
+         "both-sentences", "total-under-lead-in", "total-of-the-other-year",
+         "share-of-a-row", "share-of-the-other-year"],
 )  # fmt: skip
 def test_a_figure_is_high_only_where_its_source_says_it_so(
     sources: list[Source], question: str, said: str, high: bool
@@ -1317,7 +1333,9 @@ def test_a_figure_is_high_only_where_its_source_says_it_so(
       claim saying the write-off sentence with the gain's figure moved the figure, while
       one joining the two sentences states the figures of both;
     - a total row without a label is what the sentence leading into its table counts, on
-      the date its caption gives, and "at December 31, 2020" dates the figure before it."""
+      the date its caption gives, and "at December 31, 2020" dates the figure before it;
+    - "53% of total net revenues" names the row "Percentage of total net revenues", not
+      the row "Net revenues"."""
     scores = _score([Bullet(said, (1,))], sources, question)
     assert (confidence_for(scores, has_context=True) == Confidence.HIGH) == high, _failed(scores)
 

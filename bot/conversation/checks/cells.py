@@ -96,9 +96,14 @@ def _fits(cell: Cell, table: list[Cell], figure: Quantity, text: str) -> bool:
     labels = {c.label_words for c in table}
     columns = {c.column_words for c in table}
     quoted = contains_phrase(text, cell.label)  # a label cut by its own "and" is named whole
-    return (quoted or _best(cell.label_words, labels, said - cell.column_words)) and _best(
+    as_row = said - cell.column_words | (_PERCENT if figure.kind == "percent" else frozenset())
+    return (quoted or _best(cell.label_words, labels, as_row)) and _best(
         cell.column_words, columns, said - cell.label_words
     )
+
+
+# "53% of total net revenues" names the row "Percentage of total net revenues".
+_PERCENT = frozenset(content_words("percent percentage"))
 
 
 def _words(text: str) -> frozenset[str]:
