@@ -62,7 +62,11 @@ _ENDS = (
 
 
 def _ending(ends: Iterable[str]) -> str:
-    return rf"(?=\s+(?:{'|'.join(ends)})\b|\s*[?,.;:!]|\s*$)"
+    return rf"(?=\s+(?:{'|'.join(ends)})\b|\s+{_FORECAST}\s+to\b|\s*[?,.;:!]|\s*$)"
+
+
+# "the reserve balance | expected to decrease": what is said of the phrase, not its words.
+_FORECAST = r"(?:expected|estimated|projected|anticipated|forecast|scheduled|likely)"
 
 
 _STOP_AFTER = _ending(_ENDS)

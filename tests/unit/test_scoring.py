@@ -3,6 +3,7 @@ High; each planted fault fails the check made for it and never stays High."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import pytest
@@ -762,6 +763,37 @@ def test_asked_what_an_item_was_how_much_it_moved_is_not_its_figure(
 )
 def test_a_figure_is_a_change_only_when_a_direction_word_moves_it(text: str, moved: bool) -> None:
     assert only_changes(text) is moved
+
+
+RESERVE = [
+    _source(1, "Unrecognized tax benefits\nAbsent resolution of significant tax controversy, "
+               "the associated impact on the reserve balance is estimated to be a decrease in "
+               "the range of $4.6 to $6.6 million during 2020.", "annual_report.pdf"),
+]  # fmt: skip
+
+
+def test_what_a_question_forecasts_of_its_subject_is_not_part_of_the_subject() -> None:
+    """ "How much is the reserve balance expected to decrease?" asks about the reserve
+    balance; "expected" is what is said of it. Read as part of the subject, it was a word
+    the knowledge never uses ("estimated" there), and the right answer became Low."""
+    question = "How much is the reserve balance expected to decrease during 2020?"
+    vocabulary = {w for w in re.findall(r"[a-z]+", RESERVE[0].text.lower()) if len(w) >= 5}
+    focus = focus_of(question, vocabulary=vocabulary)
+    bullet = Bullet(
+        "Absent a resolution of significant tax controversy, the reserve balance should fall "
+        "by about $4.6 million to $6.6 million during 2020.",
+        (1,),
+    )
+    scores = score_answer(
+        question=question,
+        bullets=[bullet],
+        sources=RESERVE,
+        instructions=INSTRUCTIONS,
+        focus=focus,
+    )
+    assert focus.asked == {"reserv", "balanc"}
+    assert scores.answerability == 1
+    assert confidence_for(scores, has_context=True) == Confidence.HIGH, _failed(scores)
 
 
 def test_a_figure_asked_for_is_not_stated_by_the_number_of_a_standard() -> None:
