@@ -167,3 +167,33 @@ def test_an_item_a_heading_excludes_is_not_covered() -> None:
     assert _score([covered], EXCLUSIONS, question).polarity == 0
     excluded = Bullet("Dental treatment is excluded unless it is needed after an accident.", (1,))
     assert _score([excluded], EXCLUSIONS, question).polarity == 1
+
+
+RECLASS = [
+    _source(
+        1,
+        "Interest and penalties\nThe increase in the gross liability for interest and penalties "
+        "was primarily due to a reclass within other non-current liabilities which had no "
+        "impact on the overall balance sheet.",
+        "annual_report",
+    )
+]
+
+
+def test_a_relative_clause_is_read_as_its_own_clause() -> None:
+    """ "... due to a reclass ... which had no impact on the balance sheet" says two
+    things: an answer may say them in two sentences, and the "no" belongs to the second.
+    Flipping either one is still caught."""
+    question = "Why did the gross liability for interest and penalties increase?"
+    said = Bullet(
+        "Mainly because of a reclass within other non-current liabilities. This had no "
+        "effect on the overall balance sheet.",
+        (1,),
+    )
+    assert _score([said], RECLASS, question).polarity == 1
+    flipped = Bullet(
+        "Mainly because of a reclass within other non-current liabilities, which changed the "
+        "overall balance sheet. It did not come from a reclass.",
+        (1,),
+    )
+    assert _score([flipped], RECLASS, question).polarity == 0

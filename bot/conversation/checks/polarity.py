@@ -58,7 +58,7 @@ _ROW_OPPOSITES = (_CONDITIONS, *_OPPOSITES[4:])  # conditions first in both
 
 
 _CONJUNCTION = (
-    r"(?:but|or|if|unless|provided|except|whereas|while|subject to|and then|and (?:in )?no"
+    r"(?:but|or|if|unless|provided|except|whereas|while|which|subject to|and then|and (?:in )?no"
     r"|and not|and (?:shall|will|is|are|does|do|can|may|must) not)\b"
 )
 _CLAUSE_BREAK = re.compile(
