@@ -61,12 +61,12 @@ _ENDS = (
 )  # fmt: skip
 
 
-def _ending(ends: Iterable[str]) -> str:
-    return rf"(?=\s+(?:{'|'.join(ends)})\b|\s+{_FORECAST}\s+to\b|\s*[?,.;:!]|\s*$)"
-
-
 # "the reserve balance | expected to decrease": what is said of the phrase, not its words.
 _FORECAST = r"(?:expected|estimated|projected|anticipated|forecast|scheduled|likely)"
+
+
+def _ending(ends: Iterable[str]) -> str:
+    return rf"(?=\s+(?:{'|'.join(ends)})\b|\s+{_FORECAST}\s+to\b|\s*[?,.;:!]|\s*$)"
 
 
 _STOP_AFTER = _ending(_ENDS)
