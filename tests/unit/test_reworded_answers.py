@@ -197,3 +197,98 @@ def test_a_relative_clause_is_read_as_its_own_clause() -> None:
         (1,),
     )
     assert _score([flipped], RECLASS, question).polarity == 0
+
+
+LOANS = [
+    _source(
+        1,
+        "Term loans — table 4\ncolumns: — | Carrying value 2019 | Carrying value 2018 | "
+        "Interest rate | Maturity date\n"
+        "Harbour term loan | Carrying value 2019 | $24.3\n"
+        "Harbour term loan | Carrying value 2018 | $33.6\n"
+        "Harbour term loan | Interest rate | 8.00%\n"
+        "Harbour term loan | Maturity date | October 1, 2021\n"
+        "Valley term loan | Carrying value 2019 | $20.6\n"
+        "Valley term loan | Carrying value 2018 | $40.2\n"
+        "Valley term loan | Interest rate | 8.75%\n"
+        "Valley term loan | Maturity date | December 17, 2020",
+        kind="table",
+    )
+]
+
+
+def test_a_figure_a_year_earlier_is_the_year_before() -> None:
+    """ "$33.6 million a year earlier" in a sentence about 2019 is the 2018 cell; the same
+    figure given as 2019's is still caught."""
+    question = "What was the carrying value of the Harbour term loan in 2019?"
+    said = Bullet(
+        "At the end of 2019 the Harbour term loan was carried at $24.3 million, down from "
+        "$33.6 million a year earlier.",
+        (1,),
+    )
+    assert _score([said], LOANS, question).contextual_continuity == 1
+    moved = Bullet(
+        "At the end of 2019 the Harbour term loan was carried at $33.6 million, up from "
+        "$24.3 million a year earlier.",
+        (1,),
+    )
+    assert _score([moved], LOANS, question).contextual_continuity == 0
+
+
+def test_a_claim_may_join_two_cells_of_one_row() -> None:
+    """An answer gives a row's rate and its maturity date in one sentence, as it may join
+    two sentences of a paragraph; a rate from another row is still caught."""
+    question = "What interest rate does the Harbour term loan carry?"
+    said = Bullet(
+        "The Harbour term loan bears interest at 8.00% and matures on October 1, 2021.", (1,)
+    )
+    scores = _score([said], LOANS, question)
+    assert scores.contextual_continuity == 1 and _level(scores) == Confidence.HIGH
+    other_row = Bullet("The Harbour term loan bears interest at 8.75%.", (1,))
+    assert _level(_score([other_row], LOANS, question)) != Confidence.HIGH
+
+
+FACILITIES = [
+    _source(
+        1,
+        "Subsidiary debt\nThe Northern Credit Facility was entered into in 2015. The Northern "
+        "Credit Facility may be prepaid at any time without penalty. The Southern Credit "
+        "Facility is secured by liens on the towers the borrower owns. The borrower failed to "
+        "meet the leverage covenant of the Southern Credit Facility in 2019.",
+    )
+]
+
+
+def test_a_failure_to_do_a_thing_is_the_thing_not_done() -> None:
+    question = "Did the borrower meet the covenant of the Southern Credit Facility?"
+    said = Bullet("No. In 2019 the borrower did not meet its leverage covenant.", (1,))
+    assert _score([said], FACILITIES, question).polarity == 1
+    flipped = Bullet("Yes. In 2019 the borrower met its leverage covenant.", (1,))
+    assert _level(_score([flipped], FACILITIES, question)) != Confidence.HIGH
+
+
+def test_a_negating_prefix_flips_the_word() -> None:
+    question = "Is the Southern Credit Facility secured?"
+    said = Bullet("Yes, it is secured by liens on the towers the borrower owns.", (1,))
+    assert _score([said], FACILITIES, question).polarity == 1
+    flipped = Bullet("No, the Southern Credit Facility is unsecured.", (1,))
+    assert _score([flipped], FACILITIES, question).polarity == 0
+
+
+def test_a_name_set_beside_a_sentence_on_its_sibling_is_unsupported() -> None:
+    """ "the Southern Credit Facility" may not borrow what the sentence on the Northern
+    one says, though the block names both."""
+    question = "Can the Southern Credit Facility be prepaid?"
+    wrong = Bullet(
+        "Yes, the Southern Credit Facility may be prepaid at any time without penalty.", (1,)
+    )
+    assert _score([wrong], FACILITIES, question).contextual_continuity == 0
+    said = Bullet(
+        "Yes, the Northern Credit Facility may be prepaid at any time without penalty.", (1,)
+    )
+    assert (
+        _score(
+            [said], FACILITIES, "Can the Northern Credit Facility be prepaid?"
+        ).contextual_continuity
+        == 1
+    )

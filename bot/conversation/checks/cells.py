@@ -152,12 +152,22 @@ def _stretch(figure: Quantity, text: str) -> str:
 
 def _years_for(figure: Quantity, text: str, *, own_only: bool = False) -> frozenset[int]:
     """The years the claim gives this figure: those in its own stretch of the sentence,
-    else (or with "respectively") every year the claim names."""
+    else the year before every year the claim names when the stretch says "a year
+    earlier" or "the prior year", else (or with "respectively") every year it names."""
     everywhere = years_in(text)
     if _RESPECTIVELY.search(text):
         return frozenset() if own_only else everywhere
-    own = years_in(_stretch(figure, text))
+    stretch = _stretch(figure, text)
+    own = years_in(stretch)
+    if not own and _YEAR_BEFORE.search(stretch):  # "down from $33.6 million a year earlier"
+        return frozenset(year - 1 for year in everywhere)
     return own if own or own_only else everywhere
+
+
+_YEAR_BEFORE = re.compile(
+    r"(?i)\b(?:(?:a|one|the) year (?:earlier|before|prior)|(?:the )?(?:prior|previous|preceding)"
+    r"[ -]year|last year)\b"
+)
 
 
 def dated_as_written(claim: str, written: str) -> bool:

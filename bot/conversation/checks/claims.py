@@ -53,10 +53,15 @@ class Match:
     def said(self) -> str:
         """The passage with what it belongs to (clause, lead-in, row label, headings) and,
         for prose, its neighbours: a claim may join two sentences of its source."""
+        return f"{self.own}\n{self.nearby}" if self.passage is not None else ""
+
+    @property
+    def own(self) -> str:
+        """The passage with what it belongs to, without its neighbours."""
         if self.passage is None:
             return ""
         p = self.passage
-        return f"{p.path}\n{p.context}\n{p.text}\n{self.nearby}"
+        return f"{p.path}\n{p.context}\n{p.text}"
 
 
 def claims(bullets: Sequence[Bullet], sources: Sequence[Source]) -> list[Claim]:
@@ -192,7 +197,14 @@ _PROSE = ("sentence", "item", "lead")
 
 
 def _neighbours(passage: Passage) -> str:
-    """The prose passages right before and after `passage` in its source."""
+    """The prose passages right before and after `passage` in its source; for a table
+    cell, the other cells of its row (a claim may join "8.00%" and "October 1, 2021")."""
+    if passage.kind == "row" and passage.label:
+        return "\n".join(
+            p.text
+            for p in passages_of(passage.source)
+            if p.kind == "row" and p.label == passage.label and p is not passage
+        )
     if passage.kind not in _PROSE:
         return ""
     around = [

@@ -20,7 +20,8 @@ _I = re.IGNORECASE
 _NEGATION = re.compile(
     r"\b(?:not|no|never|nor|none|nil|neither|without|cannot|can't|won't|isn't|aren't|doesn't"
     r"|don't|didn't|wasn't|weren't|shan't|excluded|excludes|exclude|exclusions?|ineligible"
-    r"|inadmissible|disallowed|denied|barred|prohibited|exempt(?:ed)?)\b",
+    r"|inadmissible|disallowed|denied|barred|prohibited|exempt(?:ed)?|unable to"
+    r"|fail(?:s|ed|ing|ures?)?)\b",
     _I,
 )
 _BEFORE = re.compile(
@@ -119,7 +120,8 @@ def _same_sense(said: str, written: str, context: str) -> bool:
     """Negation agrees, unless the period side flips with it ("excluded until 36 months"
     is "covered after 36 months"); a claim may state the "not" that a quoted item under an
     "Exclusions" heading leaves to its heading."""
-    said_not, written_not = _negative(said), _negative(written)
+    said_not = _negative(said) != _negated_word(said, written)
+    written_not = _negative(written) != _negated_word(written, said)
     sides = _sides(said, written)
     sides_differ = 0 not in sides and sides[0] != sides[1]
     if said_not == written_not:
@@ -139,6 +141,16 @@ def _same_sense(said: str, written: str, context: str) -> bool:
 def _negative(text: str) -> bool:
     """Negated, a negated exclusion being none: "shall not be excluded" is covered."""
     return bool(_NEGATION.search(_NOT_EXCLUDED.sub(" ", _ASIDE.sub(" ", text))))
+
+
+def _negated_word(text: str, written: str) -> bool:
+    """The text negates a word of `written` by its prefix: "unsecured" beside "secured",
+    "non-cash" beside "cash"."""
+    theirs = set(re.findall(r"[a-z]+", written.lower()))
+    return any(m.group(1).lower() in theirs for m in _PREFIXED.finditer(text))
+
+
+_PREFIXED = re.compile(r"(?i)\b(?:non-|un(?!less\b)(?=[a-z]{4}))([a-z]{3,})\b")
 
 
 # Words that say a thing is paid for: said of an item under a heading of exclusions, wrong.

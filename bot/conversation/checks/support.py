@@ -128,11 +128,13 @@ def _supported(
         return False
     if not _numbers_cited(match, question) or not cells_hold(claim):
         return False
-    if conflicts(match.said, ids_in(claim.text)):
+    if conflicts(match.own, ids_in(claim.text)):
         return False
     cited = "\n".join(readable(s.text) for s in claim.cited)
     named = entities(claim.text, terms)
     if not all(entity_in(cited, name) or entity_in(question, name) for name in named):
+        return False
+    if _sibling_in_place(match, named, terms):
         return False
     unsaid = _unsaid(said_words - own, match.said)
     stray = {w for w in unsaid - framing_words() if len(w) > 2}
@@ -144,6 +146,20 @@ def _supported(
     if not paired_as_written(claim.text, match.passage.text):
         return False
     return _dated_here(match, question) and not _label_borrowed(match, unsaid)
+
+
+def _sibling_in_place(match: Match, named: list[str], terms: Sequence[str]) -> bool:
+    """The claim names a thing its passage does not, and the passage names another of
+    the same kind in its place: "the Colombian Credit Facility" set beside a sentence on
+    the South African Credit Facility (a name's kind is its last word)."""
+    own = match.own
+    theirs = [n for n in entities(own, terms) if len(n.split()) > 1]
+    claim = match.claim.text
+    for name in (n for n in named if len(n.split()) > 1 and not entity_in(own, n)):
+        kind = name.split()[-1].lower()
+        if any(n.split()[-1].lower() == kind and not entity_in(claim, n) for n in theirs):
+            return True
+    return False
 
 
 def _unsaid(words: set[str], text: str) -> set[str]:
@@ -217,11 +233,13 @@ def _dated_here(match: Match, question: str) -> bool:
     the sentence or row itself gives years, the claim gives one of them (or the
     question's): "In 2019, we recorded ..." beside "In 2018, we recorded ...", whatever
     years the heading or the next sentence names. A table row dates its figure only by
-    its own column, caption or heading, not by the year the question asks."""
+    its own column, caption or heading (or another cell's value: "matures on October 1,
+    2021"), not by the year the question asks."""
     years = {int(q.value) for q in merged(quantities(match.claim.text)) if q.is_year}
     assert match.passage is not None
     row = match.passage.kind == "row"
-    here = years_in(match.said if row else f"{match.said}\n{question}")
+    values = (line.rsplit("|", 1)[-1] for line in match.nearby.splitlines())  # row's cells
+    here = years_in("\n".join([match.own, *values]) if row else f"{match.said}\n{question}")
     own = years_in(match.passage.text)
     return years <= here and not (own and years and not years & (own | years_in(question)))
 
@@ -249,7 +267,7 @@ def _has_figure(row: Passage) -> bool:
 
 def _numbers_cited(match: Match, question: str) -> bool:
     """Each number (years too) is a quantity of the passage the claim was set beside —
-    its text, lead-in, row label or neighbouring sentences, or a row with the same label
+    its text, lead-in, row label, neighbouring sentences or the other cells of its row
     (another column of that line item) — or of the question, or computed from such
     numbers in the same claim. A figure moved from another row or clause fails."""
     assert match.passage is not None
@@ -258,7 +276,6 @@ def _numbers_cited(match: Match, question: str) -> bool:
         return True
     given = merged(quantities(question))
     nearby = _in(match.passage) + merged(quantities(match.nearby))
-    nearby += [q for p in _same_line_item(match) for q in _in(p)]
     claim = match.claim.text
     found = [q for q in amounts if any(matches_as_stated(q, o, claim) for o in [*nearby, *given])]
     if any(_carried_by(match, n, amounts) for n in match.nearby.splitlines()):
@@ -281,19 +298,6 @@ def _carried_by(match: Match, neighbour: str, amounts: list[Quantity]) -> bool:
     if any(matches_as_stated(q, o, claim) for q in amounts for o in theirs):
         return False
     return any(q.same_kind(o) for q in amounts if not q.is_year for o in theirs)
-
-
-def _same_line_item(match: Match) -> list[Passage]:
-    """The other cells of the passage's table row ("Cost of revenues | 2018 | ...")."""
-    passage = match.passage
-    if passage is None or passage.kind != "row" or not passage.label:
-        return []
-    return [
-        p
-        for s in match.claim.cited
-        for p in passages_of(s)
-        if p.kind == "row" and p.label == passage.label and p is not passage
-    ]
 
 
 def _in(passage: Passage) -> list[Quantity]:
