@@ -283,6 +283,8 @@ def test_a_name_set_beside_a_sentence_on_its_sibling_is_unsupported() -> None:
         "Yes, the Southern Credit Facility may be prepaid at any time without penalty.", (1,)
     )
     assert _score([wrong], FACILITIES, question).contextual_continuity == 0
+    unnamed = Bullet("Yes, it may be prepaid at any time without penalty.", (1,))
+    assert _score([unnamed], FACILITIES, question).contextual_continuity == 0
     said = Bullet(
         "Yes, the Northern Credit Facility may be prepaid at any time without penalty.", (1,)
     )

@@ -134,7 +134,7 @@ def _supported(
     named = entities(claim.text, terms)
     if not all(entity_in(cited, name) or entity_in(question, name) for name in named):
         return False
-    if _sibling_in_place(match, named, terms):
+    if _sibling_in_place(match, [*named, *entities(question, terms)], terms):
         return False
     unsaid = _unsaid(said_words - own, match.said)
     stray = {w for w in unsaid - framing_words() if len(w) > 2}
@@ -149,9 +149,10 @@ def _supported(
 
 
 def _sibling_in_place(match: Match, named: list[str], terms: Sequence[str]) -> bool:
-    """The claim names a thing its passage does not, and the passage names another of
-    the same kind in its place: "the Colombian Credit Facility" set beside a sentence on
-    the South African Credit Facility (a name's kind is its last word)."""
+    """The claim (or the question, which "it" stands for) names a thing its passage does
+    not, and the passage names another of the same kind in its place: "the Colombian
+    Credit Facility" set beside a sentence on the South African Credit Facility (a name's
+    kind is its last word)."""
     own = match.own
     theirs = [n for n in entities(own, terms) if len(n.split()) > 1]
     claim = match.claim.text
