@@ -28,14 +28,7 @@ from typing import Any
 from benchmarks.fit_support import CachedEmbed
 from bot.conversation import scoring
 from bot.conversation.checks import coverage, support
-from bot.conversation.checks.meaning import (
-    Meaning,
-    fitted,
-    fitted_closeness,
-    fitted_elsewhere,
-    fitted_quoted_closeness,
-    fitted_synonym,
-)
+from bot.conversation.checks.meaning import fitted_meaning
 from bot.conversation.scoring import confidence_for, score_answer
 from bot.conversation.text import clear_caches
 from knowledge.models.embeddings import LocalEmbedder
@@ -135,15 +128,7 @@ def _tally(items: Sequence[tuple[bool, dict[str, Any]]], embed: CachedEmbed, mod
     right: Counter[bool] = Counter()
     total: Counter[bool] = Counter()
     for faithful, inputs in items:
-        meaning = Meaning(
-            embed,
-            threshold=fitted(model) or 2.0,
-            closeness=fitted_closeness(model),
-            quoted=fitted_quoted_closeness(model),
-            elsewhere=fitted_elsewhere(model),
-            synonym=fitted_synonym(model),
-        )
-        scores = score_answer(**inputs, meaning=meaning)
+        scores = score_answer(**inputs, meaning=fitted_meaning(embed, model))
         high = confidence_for(scores, has_context=bool(inputs["sources"])).value == "High"
         right[faithful] += high == faithful
         total[faithful] += 1

@@ -14,14 +14,7 @@ from typing import Any
 
 import prompts
 from bot.conversation.acronyms import with_acronyms
-from bot.conversation.checks.meaning import (
-    Meaning,
-    fitted,
-    fitted_closeness,
-    fitted_elsewhere,
-    fitted_quoted_closeness,
-    fitted_synonym,
-)
+from bot.conversation.checks.meaning import Meaning, fitted_closeness, fitted_meaning
 from bot.conversation.context import fence, glossary_preamble, number_sources, relevant
 from bot.conversation.declining import Likeness, closeness, declined, remembered
 from bot.conversation.drafting import Drafter, DraftSink
@@ -354,18 +347,7 @@ class Pipeline:
     def _meaning(self) -> Meaning | None:
         """Similarity under the index's model, for judging support by meaning; None when no
         threshold was fitted for that model (support is then judged by shared words)."""
-        model = self._knowledge.embedding_model
-        threshold = fitted(model)
-        if threshold is None:
-            return None
-        return Meaning(
-            self._knowledge.embeddings,
-            threshold=threshold,
-            closeness=fitted_closeness(model),
-            quoted=fitted_quoted_closeness(model),
-            elsewhere=fitted_elsewhere(model),
-            synonym=fitted_synonym(model),
-        )
+        return fitted_meaning(self._knowledge.embeddings, self._knowledge.embedding_model)
 
     def _judged(
         self,

@@ -89,6 +89,22 @@ def _unit(vector: Sequence[float]) -> tuple[float, ...]:
     return tuple(x / norm for x in vector) if norm else tuple(vector)
 
 
+def fitted_meaning(embed: Embed, model_name: str) -> Meaning | None:
+    """Similarity under `model_name` with every number fitted for it; None when no
+    threshold was fitted for that model (support is then judged by shared words)."""
+    threshold = fitted(model_name)
+    if threshold is None:
+        return None
+    return Meaning(
+        embed,
+        threshold=threshold,
+        closeness=fitted_closeness(model_name),
+        quoted=fitted_quoted_closeness(model_name),
+        elsewhere=fitted_elsewhere(model_name),
+        synonym=fitted_synonym(model_name),
+    )
+
+
 def fitted(model_name: str) -> float | None:
     """The similarity a claim needs to its passage under `model_name`, as fitted by
     benchmarks/fit_support.py (support_fitted.json); None for a model never fitted, whose
