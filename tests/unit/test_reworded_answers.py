@@ -294,3 +294,21 @@ def test_a_name_set_beside_a_sentence_on_its_sibling_is_unsupported() -> None:
         ).contextual_continuity
         == 1
     )
+
+
+DIVESTITURE = [
+    _source(
+        1,
+        "Revenue\nRevenue fell by $184 million in 2019 as a result of the divestiture of the "
+        "printing business.",
+        "annual_report",
+    )
+]
+
+
+def test_what_a_change_added_is_an_increase() -> None:
+    question = "How did the divestiture of the printing business affect revenue?"
+    said = Bullet("Selling the printing business cut revenue by $184 million in 2019.", (1,))
+    assert _score([said], DIVESTITURE, question).polarity == 1
+    flipped = Bullet("The divestiture added $184 million to revenue in 2019.", (1,))
+    assert _score([flipped], DIVESTITURE, question).polarity == 0

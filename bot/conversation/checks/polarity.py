@@ -42,7 +42,7 @@ _CONDITIONS = (
 )
 _OPPOSITES = (
     _CONDITIONS,
-    (r"increas\w*|ris(?:e|es|ing|en)|rose|gr[eo]w\w*|gain\w*|climb\w*",
+    (r"increas\w*|ris(?:e|es|ing|en)|rose|gr[eo]w\w*|gain\w*|climb\w*|add(?:s|ed|ing)?",
      r"decreas\w*|fall(?:s|ing|en)?|fell|declin\w*|drop\w*|reduc\w*|shr[iau]nk\w*"),
     (r"higher|more|above|exceed\w*|greater|larger", r"lower|less|fewer|below|smaller"),
     (r"improv\w*|better|strengthen\w*", r"worsen\w*|worse|deteriorat\w*|weaken\w*"),
