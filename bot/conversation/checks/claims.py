@@ -51,8 +51,9 @@ class Match:
 
     @property
     def said(self) -> str:
-        """The passage with what it belongs to (clause, lead-in, row label, headings) and,
-        for prose, its neighbours: a claim may join two sentences of its source."""
+        """The passage with what it belongs to (clause, lead-in, row label, headings) and
+        its neighbours: a claim may join two sentences of its source, or two cells of a
+        row."""
         return f"{self.own}\n{self.nearby}" if self.passage is not None else ""
 
     @property
