@@ -77,6 +77,7 @@ def citations_hold(
             for s, each in zip(sources, words, strict=True)
         },
         rare=_rare_words(words),
+        asked_names=tuple(entities(question, known)),
     )
     found = claims(bullets, sources)
     if meaning is not None:
@@ -101,6 +102,7 @@ class _Context:
     names: frozenset[frozenset[str]]  # see _names
     phrases: dict[int, frozenset[tuple[str, str]]]  # each source's adjacent content words
     rare: frozenset[str]  # used by one source only
+    asked_names: tuple[str, ...]  # what the question names (a claim's "it" stands for it)
 
 
 def _compared(claim: Claim) -> list[str]:
@@ -134,7 +136,7 @@ def _supported(
     named = entities(claim.text, terms)
     if not all(entity_in(cited, name) or entity_in(question, name) for name in named):
         return False
-    if _sibling_in_place(match, [*named, *entities(question, terms)], terms):
+    if _sibling_in_place(match, [*named, *context.asked_names], terms):
         return False
     unsaid = _unsaid(said_words - own, match.said)
     stray = {w for w in unsaid - framing_words() if len(w) > 2}
