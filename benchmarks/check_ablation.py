@@ -55,7 +55,6 @@ RULES: dict[str, tuple[ModuleType, str, Callable[..., Any]]] = {
     "support: names": (support, "entities", lambda *_, **__: []),
     "support: sibling names": (support, "_sibling_in_place", _never),
     "support: swapped words": (support, "_swapped", _nothing),
-    "support: synonym rescue": (support, "_reworded", _never),
     "support: dated as written": (support, "dated_as_written", _passes),
     "support: paired as written": (support, "paired_as_written", _passes),
     "support: dated here": (support, "_dated_here", _passes),

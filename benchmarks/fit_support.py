@@ -83,7 +83,6 @@ def level_at(
     embed: CachedEmbed | None,
     closeness: float | None = None,
     elsewhere: Any = None,
-    synonym: float | None = None,
 ) -> str:
     if item.inputs is None:
         return item.outcome.level  # nothing was scored (no answer): the level stands
@@ -92,7 +91,7 @@ def level_at(
         from bot.conversation.checks.meaning import Meaning
 
         kwargs["meaning"] = Meaning(
-            embed, threshold=threshold, closeness=closeness, elsewhere=elsewhere, synonym=synonym
+            embed, threshold=threshold, closeness=closeness, elsewhere=elsewhere
         )
     scores = score_answer(**kwargs)
     return str(confidence_for(scores, has_context=bool(kwargs["sources"])).value)
@@ -162,22 +161,21 @@ ELSEWHERE_GRID = [
 
 
 def fit_elsewhere(items: Sequence[Scored], embed: CachedEmbed, model: str) -> dict[str, Any]:
-    """With the stored support threshold, closeness and synonym similarity, when a model's
+    """With the stored support threshold and closeness, when a model's
     answer answers something else (coverage.answers_elsewhere): no bullet within `far` of
     the question and an uncited block closer to it than the cited ones by more than `gap`.
     Candidates run from never (the first) to the boldest; fitted on the fitting split,
     reported on the held-out one; among ties the first, so the rule is kept only when it
     pays."""
-    from bot.conversation.checks.meaning import Elsewhere, fitted_closeness, fitted_synonym
+    from bot.conversation.checks.meaning import Elsewhere, fitted_closeness
     from bot.conversation.checks.meaning import fitted as fitted_threshold
 
     threshold, closeness = fitted_threshold(model) or NEVER, fitted_closeness(model)
-    synonym = fitted_synonym(model)
     always = Elsewhere(far=NEVER, gap=-NEVER)  # judged whenever there is something to compare
     rows = []
     for it in items:
-        base = level_at(it, threshold, embed, closeness, synonym=synonym)
-        judged = level_at(it, threshold, embed, closeness, always, synonym=synonym)
+        base = level_at(it, threshold, embed, closeness)
+        judged = level_at(it, threshold, embed, closeness, always)
         rows.append(
             Row(
                 split_of(it.outcome),
@@ -203,48 +201,6 @@ def fit_elsewhere(items: Sequence[Scored], embed: CachedEmbed, model: str) -> di
     return {
         "far": far,
         "gap": gap,
-        "fitted_on": {"answers": len(fit), **shares(fit, i)},
-        "held_out": {"answers": len(held), **shares(held, i)},
-        "held_out_without": {"answers": len(held), **shares(held, 0)},
-        "all": {"answers": len(rows), **shares(rows, i)},
-        "all_without": {"answers": len(rows), **shares(rows, 0)},
-    }
-
-
-SYNONYM_GRID: list[float | None] = [None, *(round(0.9 - 0.05 * i, 2) for i in range(9))]
-
-
-def fit_synonym(items: Sequence[Scored], embed: CachedEmbed, model: str) -> dict[str, Any]:
-    """With the stored support threshold, closeness and `elsewhere`, the similarity at
-    which a word a claim uses where its passage uses another is the same word said
-    otherwise (support._reworded). Candidates run from never (the first) to the boldest;
-    fitted on the fitting split, reported on the held-out one; among ties the first."""
-    from bot.conversation.checks.meaning import fitted as fitted_threshold
-    from bot.conversation.checks.meaning import fitted_closeness, fitted_elsewhere
-
-    stored = (fitted_threshold(model) or NEVER, fitted_closeness(model), fitted_elsewhere(model))
-    rows = [
-        Row(
-            split_of(it.outcome),
-            it.outcome.variant,
-            tuple(level_at(it, stored[0], embed, *stored[1:], synonym=c) for c in SYNONYM_GRID),
-        )
-        for it in items
-    ]
-    fit = [r for r in rows if r.fit]
-    held = [r for r in rows if not r.fit]
-    gains = [_gain(fit, i) for i in range(len(SYNONYM_GRID))]
-    i = gains.index(max(gains))
-    for j, value in enumerate(SYNONYM_GRID):  # the grid, for the record
-        f, h = shares(fit, j), shares(held, j)
-        print(
-            f"synonym {value}: fit faithful High {f['faithful_high']} planted <High "
-            f"{f['planted_below_high']} entity {f['entity']} | held out {h['faithful_high']} "
-            f"{h['planted_below_high']} {h['entity']}",
-            file=sys.stderr,
-        )
-    return {
-        "min_similarity": SYNONYM_GRID[i],
         "fitted_on": {"answers": len(fit), **shares(fit, i)},
         "held_out": {"answers": len(held), **shares(held, i)},
         "held_out_without": {"answers": len(held), **shares(held, 0)},
@@ -333,12 +289,6 @@ def main() -> None:
         help="fit only when a model's answer answers something else (far, gap); with --write "
         "store only that",
     )
-    parser.add_argument(
-        "--synonym",
-        action="store_true",
-        help="fit only the similarity at which a claim's word is its passage's word said "
-        "otherwise; with --write store only that",
-    )
     args = parser.parse_args()
     items: list[Scored] = pickle.loads(args.record.read_bytes())
     if not args.as_recorded:
@@ -351,15 +301,14 @@ def main() -> None:
 
     embedder = build_embedder(Settings())
     embed = CachedEmbed(embedder.embed_documents)
-    for name, fit_one in (("synonym", fit_synonym), ("elsewhere", fit_elsewhere)):
-        if getattr(args, name):
-            fitted_one = fit_one(items, embed, embedder.model_name)
-            print(json.dumps({name: fitted_one}, indent=2))
-            if args.write:
-                made = f"benchmarks.confidence --record (seed {args.seed}, limit {args.limit})"
-                how = {"script": f"benchmarks/fit_support.py --{name}", "record": made}
-                _store(embedder.model_name, {name: fitted_one | how})
-            return
+    if args.elsewhere:
+        fitted_one = fit_elsewhere(items, embed, embedder.model_name)
+        print(json.dumps({"elsewhere": fitted_one}, indent=2))
+        if args.write:
+            made = f"benchmarks.confidence --record (seed {args.seed}, limit {args.limit})"
+            how = {"script": "benchmarks/fit_support.py --elsewhere", "record": made}
+            _store(embedder.model_name, {"elsewhere": fitted_one | how})
+        return
     rows = []
     for n, it in enumerate(items, start=1):
         rows.append(Row(split_of(it.outcome), it.outcome.variant, levels(it, embed)))

@@ -307,37 +307,23 @@ def test_the_answer_from_the_closest_block_or_close_to_the_question_stays_high()
     assert _level(_elsewhere(quoted, [unmeasured, EXPENSES], rule)) == Confidence.HIGH
 
 
-SYNONYM_SOURCES = [
+SWAP_SOURCES = [
     _source(1, "Expenses incurred on the treatment of sterility and infertility are excluded."),
     _source(2, "Costs of hernia surgery are covered after a waiting period of 24 months."),
 ]
 
 
-def _score_beside(said: str, synonym: float | None) -> CheckScores:
-    return score_answer(
+def test_a_name_swapped_in_stays_unsupported() -> None:
+    """ "Hernia" where the passage says "sterility": another block's own word in the
+    passage's place, between the same neighbours."""
+    said = "Expenses incurred on the treatment of hernia and infertility are excluded."
+    scores = score_answer(
         question=QUESTION,
         bullets=[Bullet(said, (1,))],
-        sources=SYNONYM_SOURCES,
+        sources=SWAP_SOURCES,
         instructions=INSTRUCTIONS,
-        meaning=Meaning(CountingEmbed(), threshold=0.5, synonym=synonym),
+        meaning=Meaning(CountingEmbed(), threshold=0.5),
     )
-
-
-@pytest.mark.parametrize(("synonym", "supported"), [(None, 0), (0.75, 1)])
-def test_a_word_the_passage_says_otherwise_is_not_a_swapped_name(
-    synonym: float | None, supported: int
-) -> None:
-    """ "Costs" where the passage says "expenses": another block uses "costs", so word
-    counting reads a name swapped in; meaning reads the passage's own word said otherwise."""
-    said = "Costs incurred on the treatment of sterility and infertility are excluded."
-    scores = _score_beside(said, synonym)
-    assert scores.contextual_continuity == supported
-    assert (_level(scores) == Confidence.HIGH) == bool(supported)
-
-
-def test_a_name_swapped_in_stays_unsupported_beside_synonyms() -> None:
-    said = "Expenses incurred on the treatment of hernia and infertility are excluded."
-    scores = _score_beside(said, 0.75)
     assert scores.contextual_continuity == 0
     assert _level(scores) != Confidence.HIGH
 
@@ -381,7 +367,7 @@ def test_a_phrase_of_the_cited_block_is_its_own_wording_not_a_swapped_name(
         bullets=[Bullet(said, (1,))],
         sources=[CASHLESS, BILLS] if cites_own_phrase else [PLAIN, DOCUMENTS],
         instructions=INSTRUCTIONS,
-        meaning=Meaning(CountingEmbed(), threshold=0.5, synonym=0.75),
+        meaning=Meaning(CountingEmbed(), threshold=0.5),
     )
     assert scores.contextual_continuity == int(cites_own_phrase)
     assert (_level(scores) == Confidence.HIGH) == cites_own_phrase

@@ -42,9 +42,7 @@ class Meaning:
     speaks to it (see `fitted_closeness`; None: words alone decide); `quoted`: the
     similarity to its question one line of a quoted answer needs (see
     `fitted_quoted_closeness`; None: none is needed); `elsewhere`: when a model's answer
-    answers something else (see `fitted_elsewhere`; None: never judged); `synonym`: the
-    similarity at which a word of a claim is another word of its passage said otherwise
-    (see `fitted_synonym`; None: never)."""
+    answers something else (see `fitted_elsewhere`; None: never judged)."""
 
     def __init__(
         self,
@@ -54,14 +52,12 @@ class Meaning:
         closeness: float | None = None,
         quoted: float | None = None,
         elsewhere: Elsewhere | None = None,
-        synonym: float | None = None,
     ) -> None:
         self._embed = embed
         self.threshold = threshold
         self.closeness = closeness
         self.quoted = quoted
         self.elsewhere = elsewhere
-        self.synonym = synonym
         self._vectors: dict[str, tuple[float, ...]] = {}
 
     def learn(self, texts: Iterable[str]) -> None:
@@ -101,7 +97,6 @@ def fitted_meaning(embed: Embed, model_name: str) -> Meaning | None:
         closeness=fitted_closeness(model_name),
         quoted=fitted_quoted_closeness(model_name),
         elsewhere=fitted_elsewhere(model_name),
-        synonym=fitted_synonym(model_name),
     )
 
 
@@ -138,14 +133,6 @@ def fitted_elsewhere(model_name: str) -> Elsewhere | None:
     if entry.get("far") is None:
         return None
     return Elsewhere(float(entry["far"]), float(entry["gap"]))
-
-
-def fitted_synonym(model_name: str) -> float | None:
-    """The similarity under `model_name` at which a word a claim uses where its passage
-    uses another is a rewording of it ("mainly" for "primarily"), as fitted by
-    benchmarks/fit_support.py --synonym; None: a word the passage lacks is never one."""
-    value = ((_fitted().get(model_name) or {}).get("synonym") or {}).get("min_similarity")
-    return float(value) if value is not None else None
 
 
 @cache

@@ -10,9 +10,7 @@ year, column or row (see cells), when it names a sibling of what the passage nam
 of the retrieved knowledge — a word of a row label, column header, short list item,
 heading or capitalised name — that its passage lacks (an entity swapped for another one
 from the same document: "All directors and share-based payments have authority ..."
-beside "All directors and executive management have authority ..."), unless that word
-says one of the passage's own words otherwise ("mainly" for "primarily"), by a word
-similarity fitted so that swapped names stay below it (see _reworded). The words a
+beside "All directors and executive management have authority ..."). The words a
 paraphrase brings ("you get", "the insurer", "receive") name nothing and pass.
 """
 
@@ -140,8 +138,7 @@ def _supported(
         return False
     unsaid = _unsaid(said_words - own, match.said)
     stray = {w for w in unsaid - framing_words() if len(w) > 2}
-    swapped = _swapped(match, stray, named, question, context)
-    if swapped and not _reworded(swapped, claim.text, match.said, meaning):
+    if _swapped(match, stray, named, question, context):
         return False
     if not dated_as_written(claim.text, match.passage.text):
         return False
@@ -196,31 +193,6 @@ def _swapped(
     assert match.passage is not None
     swapped |= _in_place_of(claim, match.passage.text, stray & context.rare, context.rare)
     return swapped
-
-
-def _reworded(stems: set[str], claim: str, passage: str, meaning: Meaning | None) -> bool:
-    """Each of the claim's words its passage lacks says a word of the passage the claim
-    does not use, otherwise: as close to it by meaning as `meaning.synonym` ("mainly" for
-    "primarily", "needed" for "required"; fitted so that a name swapped for another of
-    the document's, "Taiwan" for "China", stays below it). None: never."""
-    if meaning is None or meaning.synonym is None:
-        return False
-    mine, theirs = _surfaces(claim), _surfaces(passage)
-    unused = [word for stem, word in theirs.items() if stem not in mine]
-    if not unused or not stems <= mine.keys():
-        return False
-    meaning.learn([*(mine[s] for s in stems), *unused])  # one batch
-    limit = meaning.synonym
-    return all(any(meaning.similarity(mine[s], w) >= limit for w in unused) for s in stems)
-
-
-def _surfaces(text: str) -> dict[str, str]:
-    """Each content word's stem, with the word as the text first writes it."""
-    out: dict[str, str] = {}
-    for token in re.findall(r"[A-Za-z][\w'’-]*", text):
-        for stem in content_words(token):
-            out.setdefault(stem, token.lower())
-    return out
 
 
 def _says_it(match: Match, meaning: Meaning | None) -> bool:
