@@ -117,9 +117,14 @@ AMOUNT_AFTER_CODE = r"\d{1,3}(?:,\d{3})+(?!\d)|\d+\.\d"
 _CURRENCY = re.compile(rf"\b([A-Z]{{2,3}}|[A-Z]{{0,3}}\$)(?={AMOUNT_AFTER_CODE}|(?<=\$)\d)")
 
 
+# A trademark sign is not part of its word: "Chef Boyardee®" names "Boyardee".
+_MARKS = str.maketrans(dict.fromkeys("®™℠©", " "))
+
+
 def unglued(text: str) -> str:
-    """`text` with a unit and its scale, or a currency code and its amount, set apart."""
-    return _CURRENCY.sub(r"\1 ", _SCALE.sub(" ", text))
+    """`text` with a unit and its scale, or a currency code and its amount, set apart, and
+    no trademark signs."""
+    return _CURRENCY.sub(r"\1 ", _SCALE.sub(" ", text.translate(_MARKS)))
 
 
 def content_words(text: str) -> list[str]:
@@ -324,7 +329,8 @@ _FRAMING = (
     "increase increased increases decrease decreased decreases higher lower rise rose risen "
     "fall fell fallen grow grew growth decline declined more less greater smaller change "
     "changed state states stated note notes noted report reports reported mention mentions "
-    "according respectively compared policy document company group"
+    "according respectively compared policy document company group thousand thousands "
+    "million millions billion billions"  # a scale says how much, not of what
 )
 
 

@@ -312,3 +312,124 @@ def test_what_a_change_added_is_an_increase() -> None:
     assert _score([said], DIVESTITURE, question).polarity == 1
     flipped = Bullet("The divestiture added $184 million to revenue in 2019.", (1,))
     assert _score([flipped], DIVESTITURE, question).polarity == 0
+
+
+TAX_NOTE = [
+    _source(
+        1,
+        "Income taxes\nWe recognized an income tax benefit of $4.1 million for fiscal year "
+        "2021 compared to an income tax provision of $9.3 million for fiscal year 2020.",
+    ),
+    _source(
+        2,
+        "Income taxes — table 1\n"
+        "Provision for (benefit from) income taxes | Years ended June 30, 2021 Amount | "
+        "$(4,120)\n"
+        "Provision for (benefit from) income taxes | 2020 Amount (In thousands, except "
+        "percentages) | $9,310\n"
+        "Effective tax rate | Years ended June 30, 2021 Amount | (31)%\n"
+        "Effective tax rate | 2020 Amount (In thousands, except percentages) | 44%",
+        kind="table",
+    ),
+]
+
+
+def test_a_sentence_and_its_table_may_be_quoted_in_one_claim() -> None:
+    """A figure from the table the claim also cites counts as cited (its row and column
+    are checked); "thousand" names no column, however the header notes its units; "2020
+    Amount" is the header group of "Years ended June 30, 2021 Amount"."""
+    question = "What was the income tax line in fiscal 2021 compared with fiscal 2020?"
+    said = Bullet(
+        "The company booked a tax benefit of $4.1 million ($4,120 thousand) in fiscal 2021, "
+        "against a tax provision of $9.3 million ($9,310 thousand) in fiscal 2020.",
+        (1, 2),
+    )
+    assert _score([said], TAX_NOTE, question).contextual_continuity == 1
+    moved = Bullet(
+        "The company booked a tax benefit of $4.1 million ($4,120 thousand) in fiscal 2020, "
+        "against a tax provision of $9.3 million ($9,310 thousand) in fiscal 2021.",
+        (1, 2),
+    )
+    assert _level(_score([moved], TAX_NOTE, question)) != Confidence.HIGH
+
+
+CAPEX = [
+    _source(
+        1,
+        "Cash flow\nCapital spending of $8.4 million was in line with the prior year (2020 "
+        "$7.7 million), with the extra spend of $0.7 million going to new test equipment. "
+        "For 2021, 2020 and 2019, depreciation was $12.0 million, $10.5 million and $9.8 "
+        "million, respectively.",
+    )
+]
+
+
+def test_a_comparative_in_brackets_dates_only_its_own_figure() -> None:
+    """ "(2020 $7.7 million)" gives the prior year's figure; the figure before it is the
+    current year's."""
+    question = "How much did capital spending rise in 2021?"
+    said = Bullet("Capital spending was $8.4 million in 2021 against $7.7 million in 2020.", (1,))
+    assert _score([said], CAPEX, question).contextual_continuity == 1
+    moved = Bullet("Capital spending was $7.7 million in 2021 against $8.4 million in 2020.", (1,))
+    assert _score([moved], CAPEX, question).contextual_continuity == 0
+
+
+def test_a_respectively_list_dates_each_figure_by_its_year() -> None:
+    question = "How has depreciation moved since 2019?"
+    said = Bullet("Depreciation rose from $9.8 million in 2019 to $12.0 million in 2021.", (1,))
+    assert _score([said], CAPEX, question).contextual_continuity == 1
+    moved = Bullet("Depreciation was $10.5 million in 2019 and $9.8 million in 2020.", (1,))
+    assert _score([moved], CAPEX, question).contextual_continuity == 0
+
+
+AMORTIZATION = [
+    _source(
+        1,
+        "Intangible assets\nWe recognized amortization expense of $35.2 million in fiscal "
+        "2021. Amortization expense is estimated to average $41.0 million for each of the "
+        "next three years.",
+    )
+]
+
+
+def test_a_comparison_is_between_the_figures_of_one_kind() -> None:
+    """ "... for the next three years, lower than the $35.2 million": the amounts are
+    compared, not the three years."""
+    question = "How does expected amortization compare with fiscal 2021?"
+    said = "Amortization is expected to average $41.0 million a year for the next three years"
+    right = Bullet(f"{said}, higher than the $35.2 million of fiscal 2021.", (1,))
+    assert _score([right], AMORTIZATION, question).numeric_sense == 1
+    flipped = Bullet(f"{said}, lower than the $35.2 million of fiscal 2021.", (1,))
+    assert _score([flipped], AMORTIZATION, question).numeric_sense == 0
+
+
+BRANDS = [
+    _source(
+        1,
+        "Impairment\nThe Group recognized impairment charges of $6.2 million for its Zesto® "
+        "and Crumbly® brands in its Bakery segment. It also recognized impairment charges "
+        "of $1.3 million for its Halvo® brand in its Dairy segment.",
+    )
+]
+
+
+def test_a_trademark_sign_and_the_reporting_entity_are_not_missing_names() -> None:
+    question = "What impairment charges were recognized, and in which segments?"
+    said = Bullet(
+        "The Group booked $6.2 million of impairment on the Zesto and Crumbly brands in the "
+        "Bakery segment.",
+        (1,),
+    )
+    assert _score([said], BRANDS, question).contextual_continuity == 1
+
+
+def test_a_segment_set_beside_a_sentence_on_another_segment_is_unsupported() -> None:
+    """ "the Dairy segment" beside the sentence on the Bakery segment: a name's kind is
+    also the word after it."""
+    question = "What impairment charges were recognized, and in which segments?"
+    wrong = Bullet(
+        "The Group booked $6.2 million of impairment on the Zesto and Crumbly brands in the "
+        "Dairy segment.",
+        (1,),
+    )
+    assert _score([wrong], BRANDS, question).contextual_continuity == 0

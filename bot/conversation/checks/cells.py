@@ -52,6 +52,12 @@ _RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
 _SMALL_NUMBER = re.compile(r"(?<![\d,.$(])\b\d{1,2}\b(?![\d,.%])|(?<=\()\d{1,2}\b(?![\d,.%)])")
 
 
+# A header's note of units names no column: "2018 Amount (In thousands, except percentages)".
+_UNITS_NOTE = re.compile(
+    r"\((?:[$€£]\s*)?(?:amounts?\s+)?in\s+(?:thousands|millions|billions)\b[^()]*\)", re.I
+)
+
+
 @dataclass(frozen=True)
 class Cell:
     label: str
@@ -154,9 +160,13 @@ def _years_for(figure: Quantity, text: str, *, own_only: bool = False) -> frozen
     """The years the claim gives this figure: those in its own stretch of the sentence,
     else the year before every year the claim names when the stretch says "a year
     earlier" or "the prior year", else (or with "respectively") every year it names."""
+    for bracket in _COMPARATIVE.finditer(text):
+        if bracket.start() <= figure.start and figure.end <= bracket.end():
+            return years_in(bracket.group(0))  # "(2018 $10.6 million)": that year's figure
+    text = _COMPARATIVE.sub(lambda m: " " * len(m.group(0)), text)
     everywhere = years_in(text)
     if _RESPECTIVELY.search(text):
-        return frozenset() if own_only else everywhere
+        return _in_turn(figure, text) or (frozenset() if own_only else everywhere)
     stretch = _stretch(figure, text)
     own = years_in(stretch)
     if not own and _YEAR_BEFORE.search(stretch):  # "down from $33.6 million a year earlier"
@@ -164,6 +174,23 @@ def _years_for(figure: Quantity, text: str, *, own_only: bool = False) -> frozen
     return own if own or own_only else everywhere
 
 
+def _in_turn(figure: Quantity, text: str) -> frozenset[int]:
+    """The year a "respectively" list gives the figure: "For fiscal 2019, 2018, and 2017,
+    ... $49.1 million, $34.9 million, and $33.6 million, respectively" dates $33.6
+    million to 2017. None unless there are as many figures as years, all years differ."""
+    years = [int(y) for y in _YEAR_WRITTEN.findall(text)]
+    figures = [q for q in merged(quantities(text)) if not q.is_year]
+    if len(years) < 2 or len(set(years)) != len(years) or len(figures) != len(years):
+        return frozenset()
+    place = [i for i, q in enumerate(figures) if q.start == figure.start]
+    return frozenset({years[place[0]]}) if place else frozenset()
+
+
+_YEAR_WRITTEN = re.compile(r"\b(?:19|20)\d\d\b")
+# A comparative figure in brackets, as annual reports give the prior year's beside the
+# current one: "$11.9 million was broadly consistent with the prior year (2018 $10.6
+# million)" dates $10.6 million, not $11.9 million, to 2018.
+_COMPARATIVE = re.compile(r"\((?:FY\s?)?(?:19|20)\d\d:?\s+[$€£₹]?\s?\d[^()]*\)")
 _YEAR_BEFORE = re.compile(
     r"(?i)\b(?:(?:a|one|the) year (?:earlier|before|prior)|(?:the )?(?:prior|previous|preceding)"
     r"[ -]year|last year)\b"
@@ -234,7 +261,9 @@ def _items(text: str, n: int) -> list[str]:
 @lru_cache(maxsize=256)
 def table_cells(text: str) -> tuple[Cell, ...]:
     """A table block's cells in order. A bare year column ("2018") after a titled one
-    ("Carrying Value (USD) 2019") belongs to the same header group. Cached: each claim
+    ("Carrying Value (USD) 2019") belongs to the same header group, as does one that
+    repeats only some of its words ("2018 Amount" after "Fiscal years ended July 31, 2019
+    Amount"). Cached: each claim
     and each bullet citing a block reads its cells."""
     out: list[Cell] = []
     previous: Cell | None = None
@@ -246,9 +275,11 @@ def table_cells(text: str) -> tuple[Cell, ...]:
         if any(_FIGURE.fullmatch(part) for part in parts[1:-1]):
             continue  # a row of figures ("Revenue | 1,200 | 1,100"), not one cell
         years = years_in(f"{label} {column}")
-        words = _words(column)  # as a claim's words are read: "Less than 1 Year" is {year, #1}
-        if not words and previous is not None and previous.label == label and previous.years:
-            words = previous.column_words
+        # as a claim's words are read ("Less than 1 Year" is {year, #1}), less a units note
+        words = _words(_UNITS_NOTE.sub(" ", column))
+        grouped = previous is not None and previous.label == label and previous.years
+        if previous is not None and grouped and words < previous.column_words:
+            words = previous.column_words  # "2018 Amount" after "Fiscal years ..., 2019 Amount"
         cell = Cell(
             label,
             column,

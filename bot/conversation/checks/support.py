@@ -21,7 +21,12 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.conversation.checks.cells import cells_hold, dated_as_written, paired_as_written
+from bot.conversation.checks.cells import (
+    cells_hold,
+    dated_as_written,
+    paired_as_written,
+    table_cells,
+)
 from bot.conversation.checks.claims import (
     Claim,
     Match,
@@ -131,7 +136,8 @@ def _supported(
     if conflicts(match.own, ids_in(claim.text)):
         return False
     cited = "\n".join(readable(s.text) for s in claim.cited)
-    named = entities(claim.text, terms)
+    # "the Group", "the Company": the reporting entity, however its source calls it
+    named = [n for n in entities(claim.text, terms) if set(content_words(n)) - framing_words()]
     if not all(entity_in(cited, name) or entity_in(question, name) for name in named):
         return False
     if _sibling_in_place(match, [*named, *context.asked_names], terms):
@@ -150,16 +156,28 @@ def _supported(
 def _sibling_in_place(match: Match, named: list[str], terms: Sequence[str]) -> bool:
     """The claim (or the question, which "it" stands for) names a thing its passage does
     not, and the passage names another of the same kind in its place: "the Colombian
-    Credit Facility" set beside a sentence on the South African Credit Facility (a name's
-    kind is its last word)."""
+    Credit Facility" set beside a sentence on the South African Credit Facility, "the
+    International segment" beside one on the Grocery & Snacks segment (a name's kind is
+    its last word, or the word after it)."""
     own = match.own
-    theirs = [n for n in entities(own, terms) if len(n.split()) > 1]
     claim = match.claim.text
-    for name in (n for n in named if len(n.split()) > 1 and not entity_in(own, n)):
-        kind = name.split()[-1].lower()
-        if any(n.split()[-1].lower() == kind and not entity_in(claim, n) for n in theirs):
+    theirs = [(n, _kinds(n, own)) for n in entities(own, terms)]
+    for name in (n for n in named if not entity_in(own, n)):
+        kinds = _kinds(name, claim)
+        if any(kinds & k and not entity_in(claim, n) for n, k in theirs):
             return True
     return False
+
+
+def _kinds(name: str, text: str) -> set[str]:
+    """What kind of thing a name names: the last of its words, when it has several, and
+    the common noun written right after it ("segment" in "our Grocery & Snacks segment")."""
+    words = name.split()
+    kinds = {words[-1].lower()} if len(words) > 1 else set()
+    after = re.search(rf"{re.escape(name)}\W*\s+([a-z]+)\b", text)
+    if after and content_words(after.group(1)):
+        kinds.add(after.group(1))
+    return kinds
 
 
 def _unsaid(words: set[str], text: str) -> set[str]:
@@ -243,14 +261,19 @@ def _has_figure(row: Passage) -> bool:
 def _numbers_cited(match: Match, question: str) -> bool:
     """Each number (years too) is a quantity of the passage the claim was set beside —
     its text, lead-in, row label, neighbouring sentences or the other cells of its row
-    (another column of that line item) — or of the question, or computed from such
-    numbers in the same claim. A figure moved from another row or clause fails."""
+    (another column of that line item) — or of the question, or a cell of another table
+    the claim cites (a sentence's figure set beside the table's: cells_hold checks its
+    row and column), or computed from such numbers in the same claim. A figure moved from
+    another row or clause of the passage's own block fails."""
     assert match.passage is not None
     amounts = merged(quantities(match.claim.text))
     if not amounts:
         return True
     given = merged(quantities(question))
-    nearby = _in(match.passage) + merged(quantities(match.nearby))
+    own = match.passage.source.number
+    tables = [s for s in match.claim.cited if s.number != own]
+    cells = [v for s in tables for cell in table_cells(s.text) for v in cell.value]
+    nearby = _in(match.passage) + merged(quantities(match.nearby)) + cells
     claim = match.claim.text
     found = [q for q in amounts if any(matches_as_stated(q, o, claim) for o in [*nearby, *given])]
     if any(_carried_by(match, n, amounts) for n in match.nearby.splitlines()):

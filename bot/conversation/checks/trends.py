@@ -189,9 +189,12 @@ def _changes_of_agree(sentence: str, cues: list[tuple[int, int]], moved: int) ->
 
 
 def _comparison_holds(sentence: str, m: re.Match[str], figures: list[Quantity]) -> bool:
-    before = [q for q in figures if q.end <= m.start()]
+    """The figure compared is the last one before the comparison of the same kind as the
+    first one after it: "$58.3 million a year for the next five years, higher than the
+    $49.1 million" compares the two amounts, not five years."""
     after = [q for q in figures if q.start >= m.end()]
-    if not before or not after or not before[-1].same_kind(after[0]):
+    before = [q for q in figures if q.end <= m.start() and after and q.same_kind(after[0])]
+    if not before or not after:
         return True
     one, other = _signed(sentence, before[-1]), _signed(sentence, after[0])
     if one == other:
