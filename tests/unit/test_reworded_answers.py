@@ -433,3 +433,45 @@ def test_a_segment_set_beside_a_sentence_on_another_segment_is_unsupported() -> 
         (1,),
     )
     assert _score([wrong], BRANDS, question).contextual_continuity == 0
+
+
+RESERVES = [
+    _source(
+        1,
+        "Income taxes\nWe consider the earnings of our foreign subsidiaries to be "
+        "indefinitely reinvested and, accordingly, no provision for U.S. income taxes has "
+        "been provided.",
+    ),
+    _source(
+        2,
+        "Selected financial data — table 1\ncolumns: — | 2021 | 2020\n"
+        "Long-term debt | 2021 | $12,000\nLong-term debt | 2020 | $—",
+        kind="table",
+    ),
+]
+
+
+def test_has_not_provided_for_is_not_a_condition() -> None:
+    """ "provided for" is the verb; only "provided (that)" opens a condition, so the "not"
+    before it stays in its clause."""
+    question = "Does the company provide for U.S. taxes on its foreign earnings?"
+    said = Bullet(
+        "The company treats those earnings as indefinitely reinvested, so it has not "
+        "provided for U.S. income taxes on them.",
+        (1,),
+    )
+    assert _score([said], RESERVES, question).polarity == 1
+    flipped = Bullet(
+        "The company treats those earnings as indefinitely reinvested, so it has "
+        "provided for U.S. income taxes on them.",
+        (1,),
+    )
+    assert _score([flipped], RESERVES, question).polarity == 0
+
+
+def test_a_dash_in_a_cell_states_none() -> None:
+    question = "Did the company have long-term debt in 2020?"
+    said = Bullet("The company reported no long-term debt in 2020.", (2,))
+    assert _score([said], RESERVES, question).polarity == 1
+    wrong = Bullet("The company reported long-term debt in 2020.", (2,))
+    assert _score([wrong], RESERVES, question).polarity == 0

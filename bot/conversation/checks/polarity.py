@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from bot.conversation.checks.claims import Match
+from bot.conversation.periods import years_in
 from bot.conversation.quantities import Quantity, quantities
 from bot.conversation.text import content_words, sentences
 
@@ -58,8 +59,10 @@ _OPEN_BOUND = re.compile(rf"\b{_BOUNDS[0]}\b|\b{_BOUNDS[1]}\b", _I)
 _ROW_OPPOSITES = (_CONDITIONS, *_OPPOSITES[4:])  # conditions first in both
 
 
+# "provided (that) ..." joins a condition; "provided for", "provided by" is the verb.
 _CONJUNCTION = (
-    r"(?:but|or|if|unless|provided|except|whereas|while|which|subject to|and then|and (?:in )?no"
+    r"(?:but|or|if|unless|provided(?!\s+(?:for|by|to|with|in|on|under|at)\b)|except|whereas"
+    r"|while|which|subject to|and then|and (?:in )?no"
     r"|and not|and (?:shall|will|is|are|does|do|can|may|must) not)\b"
 )
 _CLAUSE_BREAK = re.compile(
@@ -121,7 +124,7 @@ def _same_sense(said: str, written: str, context: str) -> bool:
     is "covered after 36 months"); a claim may state the "not" that a quoted item under an
     "Exclusions" heading leaves to its heading."""
     said_not = _negative(said) != _negated_word(said, written)
-    written_not = _negative(written) != _negated_word(written, said)
+    written_not = (_negative(written) or _none_in(written, said)) != _negated_word(written, said)
     sides = _sides(said, written)
     sides_differ = 0 not in sides and sides[0] != sides[1]
     if said_not == written_not:
@@ -141,6 +144,18 @@ def _same_sense(said: str, written: str, context: str) -> bool:
 def _negative(text: str) -> bool:
     """Negated, a negated exclusion being none: "shall not be excluded" is covered."""
     return bool(_NEGATION.search(_NOT_EXCLUDED.sub(" ", _ASIDE.sub(" ", text))))
+
+
+def _none_in(written: str, said: str) -> bool:
+    """A table line whose cell is a dash states none for its column's year, to a clause
+    about that year: "Long-term debt | 2015 | $—" beside "no long-term debt in 2015"."""
+    parts = written.split("|")
+    if len(parts) < 2 or not _NONE_CELL.fullmatch(parts[-1]):
+        return False
+    return bool(years_in(parts[-2]) & years_in(said))
+
+
+_NONE_CELL = re.compile(r"\s*[$€£]?\s*(?:[—–-]+|nil)\s*", _I)
 
 
 def _negated_word(text: str, written: str) -> bool:
