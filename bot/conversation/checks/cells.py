@@ -263,8 +263,7 @@ def table_cells(text: str) -> tuple[Cell, ...]:
     """A table block's cells in order. A bare year column ("2018") after a titled one
     ("Carrying Value (USD) 2019") belongs to the same header group, as does one that
     repeats only some of its words ("2018 Amount" after "Fiscal years ended July 31, 2019
-    Amount"). Cached: each claim
-    and each bullet citing a block reads its cells."""
+    Amount"). Cached: each claim and each bullet citing a block reads its cells."""
     out: list[Cell] = []
     previous: Cell | None = None
     for line in text.splitlines():
@@ -277,9 +276,13 @@ def table_cells(text: str) -> tuple[Cell, ...]:
         years = years_in(f"{label} {column}")
         # as a claim's words are read ("Less than 1 Year" is {year, #1}), less a units note
         words = _words(_UNITS_NOTE.sub(" ", column))
-        grouped = previous is not None and previous.label == label and previous.years
-        if previous is not None and grouped and words < previous.column_words:
-            words = previous.column_words  # "2018 Amount" after "Fiscal years ..., 2019 Amount"
+        if (
+            previous is not None
+            and previous.label == label
+            and previous.years
+            and words < previous.column_words  # "2018 Amount" after "..., 2019 Amount"
+        ):
+            words = previous.column_words
         cell = Cell(
             label,
             column,
