@@ -79,6 +79,14 @@ def _level(scores: CheckScores) -> Confidence:
     return confidence_for(scores, has_context=True)
 
 
+def _tells_apart(
+    check: str, sources: Sequence[Source], question: str, right: Bullet, wrong: Bullet
+) -> None:
+    """`check` passes the faithful answer and fails the wrong one."""
+    assert getattr(_score([right], sources, question), check) == 1
+    assert getattr(_score([wrong], sources, question), check) == 0
+
+
 def test_common_words_a_paraphrase_brings_are_no_swapped_name() -> None:
     """ "insurer" and "receiving" are words another block uses, but they name nothing."""
     said = Bullet(
@@ -369,17 +377,15 @@ def test_a_comparative_in_brackets_dates_only_its_own_figure() -> None:
     current year's."""
     question = "How much did capital spending rise in 2021?"
     said = Bullet("Capital spending was $8.4 million in 2021 against $7.7 million in 2020.", (1,))
-    assert _score([said], CAPEX, question).contextual_continuity == 1
     moved = Bullet("Capital spending was $7.7 million in 2021 against $8.4 million in 2020.", (1,))
-    assert _score([moved], CAPEX, question).contextual_continuity == 0
+    _tells_apart("contextual_continuity", CAPEX, question, said, moved)
 
 
 def test_a_respectively_list_dates_each_figure_by_its_year() -> None:
     question = "How has depreciation moved since 2019?"
     said = Bullet("Depreciation rose from $9.8 million in 2019 to $12.0 million in 2021.", (1,))
-    assert _score([said], CAPEX, question).contextual_continuity == 1
     moved = Bullet("Depreciation was $10.5 million in 2019 and $9.8 million in 2020.", (1,))
-    assert _score([moved], CAPEX, question).contextual_continuity == 0
+    _tells_apart("contextual_continuity", CAPEX, question, said, moved)
 
 
 AMORTIZATION = [
@@ -398,9 +404,8 @@ def test_a_comparison_is_between_the_figures_of_one_kind() -> None:
     question = "How does expected amortization compare with fiscal 2021?"
     said = "Amortization is expected to average $41.0 million a year for the next three years"
     right = Bullet(f"{said}, higher than the $35.2 million of fiscal 2021.", (1,))
-    assert _score([right], AMORTIZATION, question).numeric_sense == 1
     flipped = Bullet(f"{said}, lower than the $35.2 million of fiscal 2021.", (1,))
-    assert _score([flipped], AMORTIZATION, question).numeric_sense == 0
+    _tells_apart("numeric_sense", AMORTIZATION, question, right, flipped)
 
 
 BRANDS = [
@@ -455,23 +460,14 @@ def test_has_not_provided_for_is_not_a_condition() -> None:
     """ "provided for" is the verb; only "provided (that)" opens a condition, so the "not"
     before it stays in its clause."""
     question = "Does the company provide for U.S. taxes on its foreign earnings?"
-    said = Bullet(
-        "The company treats those earnings as indefinitely reinvested, so it has not "
-        "provided for U.S. income taxes on them.",
-        (1,),
-    )
-    assert _score([said], RESERVES, question).polarity == 1
-    flipped = Bullet(
-        "The company treats those earnings as indefinitely reinvested, so it has "
-        "provided for U.S. income taxes on them.",
-        (1,),
-    )
-    assert _score([flipped], RESERVES, question).polarity == 0
+    said = "The company treats those earnings as indefinitely reinvested, so it has {}provided"
+    said += " for U.S. income taxes on them."
+    right, flipped = Bullet(said.format("not "), (1,)), Bullet(said.format(""), (1,))
+    _tells_apart("polarity", RESERVES, question, right, flipped)
 
 
 def test_a_dash_in_a_cell_states_none() -> None:
     question = "Did the company have long-term debt in 2020?"
     said = Bullet("The company reported no long-term debt in 2020.", (2,))
-    assert _score([said], RESERVES, question).polarity == 1
     wrong = Bullet("The company reported long-term debt in 2020.", (2,))
-    assert _score([wrong], RESERVES, question).polarity == 0
+    _tells_apart("polarity", RESERVES, question, said, wrong)
