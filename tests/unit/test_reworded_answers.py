@@ -172,9 +172,8 @@ EXCLUSIONS = [
 def test_an_item_a_heading_excludes_is_not_covered() -> None:
     question = "Is dental treatment covered?"
     covered = Bullet("Dental treatment of any kind is covered, including routine check-ups.", (1,))
-    assert _score([covered], EXCLUSIONS, question).polarity == 0
     excluded = Bullet("Dental treatment is excluded unless it is needed after an accident.", (1,))
-    assert _score([excluded], EXCLUSIONS, question).polarity == 1
+    _tells_apart("polarity", EXCLUSIONS, question, excluded, covered)
 
 
 RECLASS = [
@@ -278,9 +277,8 @@ def test_a_failure_to_do_a_thing_is_the_thing_not_done() -> None:
 def test_a_negating_prefix_flips_the_word() -> None:
     question = "Is the Southern Credit Facility secured?"
     said = Bullet("Yes, it is secured by liens on the towers the borrower owns.", (1,))
-    assert _score([said], FACILITIES, question).polarity == 1
     flipped = Bullet("No, the Southern Credit Facility is unsecured.", (1,))
-    assert _score([flipped], FACILITIES, question).polarity == 0
+    _tells_apart("polarity", FACILITIES, question, said, flipped)
 
 
 def test_a_name_set_beside_a_sentence_on_its_sibling_is_unsupported() -> None:
@@ -317,9 +315,8 @@ DIVESTITURE = [
 def test_what_a_change_added_is_an_increase() -> None:
     question = "How did the divestiture of the printing business affect revenue?"
     said = Bullet("Selling the printing business cut revenue by $184 million in 2019.", (1,))
-    assert _score([said], DIVESTITURE, question).polarity == 1
     flipped = Bullet("The divestiture added $184 million to revenue in 2019.", (1,))
-    assert _score([flipped], DIVESTITURE, question).polarity == 0
+    _tells_apart("polarity", DIVESTITURE, question, said, flipped)
 
 
 TAX_NOTE = [
