@@ -468,3 +468,69 @@ def test_a_dash_in_a_cell_states_none() -> None:
     said = Bullet("The company reported no long-term debt in 2020.", (2,))
     wrong = Bullet("The company reported long-term debt in 2020.", (2,))
     _tells_apart("polarity", RESERVES, question, said, wrong)
+
+
+WARRANTY = [
+    _source(
+        1,
+        "Product warranty — table 1\nThe reserve moved as follows:\n"
+        "columns: (in thousands) | 2021 | 2020\n"
+        "Reserve, beginning of period | 2021 | $6,300\n"
+        "Reserve, beginning of period | 2020 | $5,100\n"
+        "Provisions made to the reserve during the period | 2021 | 9,412\n"
+        "Provisions made to the reserve during the period | 2020 | 7,806\n"
+        "Charges against the reserve during the period | 2021 | (8,012)\n"
+        "Charges against the reserve during the period | 2020 | (6,606)\n"
+        "Reserve, end of period | 2021 | $7,700\n"
+        "Reserve, end of period | 2020 | $6,300",
+        kind="table",
+    ),
+]
+
+
+def test_a_table_in_thousands_restated_in_millions_is_the_same_figure() -> None:
+    """A table noted "(in thousands)" writes 9,412 where a model writes $9.4 million."""
+    question = "How much was provided to the warranty reserve in 2021?"
+    said = "Provisions made to the warranty reserve came to about ${} million in 2021."
+    right, wrong = Bullet(said.format("9.4"), (1,)), Bullet(said.format("9.8"), (1,))
+    _tells_apart("contextual_continuity", WARRANTY, question, right, wrong)
+    _tells_apart("numbers", WARRANTY, question, right, wrong)
+
+
+def test_the_words_before_a_sentences_first_figure_name_it() -> None:
+    """ "Provisions added to the reserve were 9,412": the cut at "to" separates no two
+    figures, so the provisions row is named, not the reserve's opening balance."""
+    question = "How did the warranty reserve move in 2021?"
+    said = "Provisions added to the warranty reserve were ${} thousand in 2021."
+    right, wrong = Bullet(said.format("9,412"), (1,)), Bullet(said.format("6,300"), (1,))
+    _tells_apart("contextual_continuity", WARRANTY, question, right, wrong)
+
+
+def test_a_bare_year_column_is_named_by_its_year() -> None:
+    """ "at year-end 2021" dates the figure to the column "2021"; "year" and "end" do not
+    name the column headed "Year ended December 31, 2019"."""
+    question = "How did long-term debt change?"
+    said = "Long-term debt stood at ${} thousand at year-end 2021, up from $7,500 thousand in 2020."
+    right, wrong = Bullet(said.format("36,500"), (1,)), Bullet(said.format("31,000"), (1,))
+    _tells_apart("contextual_continuity", SELECTED, question, right, wrong)
+
+
+SELECTED = [
+    _source(
+        1,
+        "Selected financial data — table 1\n"
+        "columns: — | 2021 | 2020 | Year ended December 31, 2019\n"
+        "Long-term debt | 2021 | $36,500\nLong-term debt | 2020 | $7,500\n"
+        "Long-term debt | Year ended December 31, 2019 | $31,000",
+        kind="table",
+    ),
+]
+
+
+def test_a_rise_in_percent_is_taken_on_the_figure_it_rose_from() -> None:
+    """1,606 more on 7,806 is up 20.6%; 17.1% is 1,606 of the new 9,412, a wrong base."""
+    question = "How did provisions to the warranty reserve change in 2021?"
+    said = "Provisions made to the warranty reserve rose from $7,806 thousand in 2020 to $9,412"
+    said += " thousand in 2021, up {}%."
+    right, wrong = Bullet(said.format("20.6"), (1,)), Bullet(said.format("17.1"), (1,))
+    _tells_apart("numbers", WARRANTY, question, right, wrong)

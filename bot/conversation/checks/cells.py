@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from bot.conversation.checks.claims import Claim
-from bot.conversation.checks.numbers import derived
+from bot.conversation.checks.numbers import derived, in_units, table_scale
 from bot.conversation.checks.trends import DOWN, NOT_A_CHANGE, UP
 from bot.conversation.entities import contains_phrase
 from bot.conversation.periods import years_in
@@ -90,7 +90,7 @@ def _computed(figure: Quantity, figures: list[Quantity], text: str) -> bool:
     """ "an increase of 0.3" after "from 1.8 to 2.1": a change or total the claim works out
     from its other figures, named as one."""
     others = [q for q in figures if q is not figure]
-    return bool(_CHANGE_CUE.search(_stretch(figure, text))) and derived(figure, others)
+    return bool(_CHANGE_CUE.search(_stretch(figure, text))) and derived(figure, others, text)
 
 
 def _fits(cell: Cell, table: list[Cell], figure: Quantity, text: str) -> bool:
@@ -98,13 +98,14 @@ def _fits(cell: Cell, table: list[Cell], figure: Quantity, text: str) -> bool:
     if years and cell.years and not years & cell.years:
         return False
     near = _words(_stretch(figure, text))
-    said = near if _names_any(near, table) else _words(text)
+    said = near if _names_any(near, table) else _words(text[: figure.end])
     labels = {c.label_words for c in table}
     columns = {c.column_words for c in table}
     quoted = contains_phrase(text, cell.label)  # a label cut by its own "and" is named whole
     as_row = said - cell.column_words | (_PERCENT if figure.kind == "percent" else frozenset())
-    return (quoted or _best(cell.label_words, labels, as_row)) and _best(
-        cell.column_words, columns, said - cell.label_words
+    by_year = not cell.column_words and years & cell.years  # a bare year column, named
+    return (quoted or _best(cell.label_words, labels, as_row)) and bool(
+        by_year or _best(cell.column_words, columns, said - cell.label_words)
     )
 
 
@@ -144,11 +145,14 @@ def _named(words: frozenset[str], said: frozenset[str]) -> float:
 
 
 def _stretch(figure: Quantity, text: str) -> str:
-    """The part of the sentence that states `figure`, between the cuts around it."""
+    """The part of the sentence that states `figure`, between the cuts around it. A cut
+    before the sentence's first figure starts no other figure's statement: "Provisions
+    added to the reserve were $13.7 million" names provisions."""
     cuts = _SEGMENT.finditer(_DATE_COMMA.sub(lambda m: m.group(0).replace(",", " "), text))
+    first = min((q.start for q in merged(quantities(text)) if not q.is_year), default=0)
     start, stop = 0, len(text)
     for cut in cuts:
-        if cut.end() <= figure.start:
+        if first <= cut.start() and cut.end() <= figure.start:
             start = cut.end()
         elif cut.start() >= figure.end:
             stop = cut.start()
@@ -266,6 +270,7 @@ def table_cells(text: str) -> tuple[Cell, ...]:
     Amount"). Cached: each claim and each bullet citing a block reads its cells."""
     out: list[Cell] = []
     previous: Cell | None = None
+    scale = table_scale(text)
     for line in text.splitlines():
         parts = [p.strip() for p in line.split(" | ")]
         if len(parts) < 3 or "columns:" in line:
@@ -286,7 +291,7 @@ def table_cells(text: str) -> tuple[Cell, ...]:
         cell = Cell(
             label,
             column,
-            tuple(merged(quantities(value))),
+            tuple(in_units(merged(quantities(value)), scale)),
             years,
             frozenset(content_words(label)),
             words,

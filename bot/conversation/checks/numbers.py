@@ -7,10 +7,11 @@ not excused by some pair of context numbers that happens to add up to it."""
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from bot.conversation.checks.trends import DOWN
+from bot.conversation.checks.trends import DOWN, UP
 from bot.conversation.quantities import Quantity, merged, quantities
 from bot.conversation.text import readable
 from bot.conversation.types import Bullet, Source
@@ -19,7 +20,7 @@ from bot.conversation.types import Bullet, Source
 def context_quantities(question: str, sources: Iterable[Source]) -> list[Quantity]:
     pool = merged(quantities(question))
     for source in sources:
-        pool.extend(merged(quantities(readable(source.text))))
+        pool.extend(in_units(merged(quantities(readable(source.text))), table_scale(source.text)))
     return pool
 
 
@@ -33,7 +34,7 @@ def ungrounded(text: str, pool: Sequence[Quantity]) -> list[Quantity]:
     """The quantities of `text` that are neither in `pool` nor computed from ones that are."""
     said = merged(quantities(text))
     found = [q for q in said if any(matches_as_stated(q, other, text) for other in pool)]
-    return [q for q in said if q not in found and not derived(q, found)]
+    return [q for q in said if q not in found and not derived(q, found, text)]
 
 
 def matches_as_stated(q: Quantity, other: Quantity, text: str) -> bool:
@@ -48,8 +49,11 @@ def matches_as_stated(q: Quantity, other: Quantity, text: str) -> bool:
     return bool(DOWN.search(near)) and q.matches(replace(other, value=-other.value, raw=raw))
 
 
-def derived(q: Quantity, operands: Sequence[Quantity]) -> bool:
-    """`q` is the difference, sum, ratio or percent change of two of `operands`."""
+def derived(q: Quantity, operands: Sequence[Quantity], text: str = "") -> bool:
+    """`q` is the difference, sum, ratio or percent change of two of `operands`. A percent
+    change `text` calls a rise or a fall is taken on the figure it moved from: revenue
+    rising from 1,958 to 2,222 is up 13.5%, not 11.9% (which is 264 of 2,222)."""
+    way = _direction(q, text)
     for a, b in itertools.permutations(operands, 2):
         if not a.same_kind(b):
             continue
@@ -58,11 +62,26 @@ def derived(q: Quantity, operands: Sequence[Quantity]) -> bool:
             return True
         if b.value and q.kind in ("percent", "number") and a.kind != "percent":
             change = (a.value - b.value) / abs(b.value) * 100
-            if q.kind == "percent" and _near(q, change, either_sign=True):
+            if q.kind == "percent" and way * change >= 0 and _near(q, change, either_sign=True):
                 return True
             if q.kind == "number" and _near(q, a.value / b.value):
                 return True
     return False
+
+
+def _direction(q: Quantity, text: str) -> int:
+    """1 when the nearest word of change around `q` says a rise, -1 a fall, else 0."""
+    before = [
+        (q.start - m.end(), d)
+        for d, cue in ((1, UP), (-1, DOWN))
+        for m in cue.finditer(text, max(0, q.start - 60), q.start)
+    ]
+    after = [
+        (m.start() - q.end, d)
+        for d, cue in ((1, UP), (-1, DOWN))
+        for m in cue.finditer(text, q.end, q.end + 30)
+    ]
+    return min(before + after, default=(0, 0))[1]
 
 
 def _near(q: Quantity, exact: float, *, either_sign: bool = False) -> bool:
@@ -81,3 +100,34 @@ def _unit(q: Quantity) -> float:
     digits = str(int(abs(raw))) if raw == int(raw) else ""
     zeros = len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0
     return 10.0**zeros * abs(q.value / raw if raw else 1.0)
+
+
+# A table's note of the units its figures are in: "(in thousands of U.S. dollars, except
+# percentages)", "(Dollars in millions)", "$'000".
+_SCALE_NOTE = re.compile(
+    r"\bin\s+(?P<word>thousands|millions|billions)\b|[$£€]\s?['’](?P<zeros>000)\b", re.I
+)
+_NOTED_SCALE = {"thousands": 1e3, "millions": 1e6, "billions": 1e9, "000": 1e3}
+
+
+def table_scale(block: str) -> float:
+    """What a table block's figures are counted in, by the note in its header (the lines
+    before its first cell): 1,000 for "(in thousands)"; 1.0 for no note or no table."""
+    header = []
+    for line in block.splitlines():
+        if " | " in line and not line.startswith("columns:"):
+            break
+        header.append(line)
+    else:
+        return 1.0
+    note = _SCALE_NOTE.search("\n".join(header))
+    return _NOTED_SCALE[(note.group("word") or note.group("zeros")).lower()] if note else 1.0
+
+
+def in_units(found: list[Quantity], scale: float) -> list[Quantity]:
+    """`found`, and each plain amount of a table noted in thousands (or millions) also as
+    the amount it stands for: the cell "279,059" is "$279.1 million"."""
+    if scale == 1.0:
+        return found
+    plain = (q for q in found if q.kind in ("number", "money") and not q.scaled)
+    return found + [replace(q, value=q.value * scale, scaled=True) for q in plain if not q.is_year]

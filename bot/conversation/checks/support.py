@@ -38,7 +38,7 @@ from bot.conversation.checks.claims import (
     passages_of,
 )
 from bot.conversation.checks.meaning import Meaning
-from bot.conversation.checks.numbers import derived, matches_as_stated
+from bot.conversation.checks.numbers import derived, in_units, matches_as_stated, table_scale
 from bot.conversation.entities import entities
 from bot.conversation.focus import conflicts, ids_in, word_pairs
 from bot.conversation.passages import PATH_SEPARATOR, Passage
@@ -263,8 +263,10 @@ def _numbers_cited(match: Match, question: str) -> bool:
     its text, lead-in, row label, neighbouring sentences or the other cells of its row
     (another column of that line item) — or of the question, or a cell of another table
     the claim cites (a sentence's figure set beside the table's: cells_hold checks its
-    row and column), or computed from such numbers in the same claim. A figure moved from
-    another row or clause of the passage's own block fails."""
+    row and column), or computed from such numbers in the same claim. A figure of a table
+    noted "in thousands" is also the amount it stands for ("$279.1 million" for 279,059).
+    A figure moved from another clause of the passage's own block fails (one moved from
+    another row or column fails cells_hold)."""
     assert match.passage is not None
     amounts = merged(quantities(match.claim.text))
     if not amounts:
@@ -273,12 +275,14 @@ def _numbers_cited(match: Match, question: str) -> bool:
     own = match.passage.source.number
     tables = [s for s in match.claim.cited if s.number != own]
     cells = [v for s in tables for cell in table_cells(s.text) for v in cell.value]
-    nearby = _in(match.passage) + merged(quantities(match.nearby)) + cells
+    scale = table_scale(match.passage.source.text)
+    nearby = in_units(_in(match.passage) + merged(quantities(match.nearby)), scale) + cells
     claim = match.claim.text
     found = [q for q in amounts if any(matches_as_stated(q, o, claim) for o in [*nearby, *given])]
-    if any(_carried_by(match, n, amounts) for n in match.nearby.splitlines()):
+    sentence = match.passage.kind != "row"  # a row's other cells: cells_hold checks them
+    if sentence and any(_carried_by(match, n, amounts) for n in match.nearby.splitlines()):
         return False
-    return all(q in found or derived(q, found) for q in amounts)
+    return all(q in found or derived(q, found, claim) for q in amounts)
 
 
 def _carried_by(match: Match, neighbour: str, amounts: list[Quantity]) -> bool:
