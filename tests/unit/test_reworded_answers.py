@@ -534,3 +534,22 @@ def test_a_rise_in_percent_is_taken_on_the_figure_it_rose_from() -> None:
     said += " thousand in 2021, up {}%."
     right, wrong = Bullet(said.format("20.6"), (1,)), Bullet(said.format("17.1"), (1,))
     _tells_apart("numbers", WARRANTY, question, right, wrong)
+
+
+def test_a_claim_may_join_figures_of_two_rows_of_one_table() -> None:
+    """Each figure is a cell of the cited table, in its own row (cells_hold checks which)."""
+    question = "Did provisions cover the charges against the warranty reserve in 2021?"
+    said = "In 2021 provisions made to the reserve of $9,412 thousand outpaced the charges "
+    said += "against the reserve of ${} thousand."
+    right, wrong = Bullet(said.format("8,012"), (1,)), Bullet(said.format("8,412"), (1,))
+    _tells_apart("contextual_continuity", WARRANTY, question, right, wrong)
+
+
+def test_a_change_is_worked_out_from_the_exact_figures_a_claim_rounds() -> None:
+    """9,412 - 7,806 is 1,606, though "about $9.4 million" less "about $7.8 million" is 1.6
+    million."""
+    question = "How much more was provided to the warranty reserve in 2021?"
+    said = "Provisions made to the warranty reserve rose to about $9.4 million in 2021 from "
+    said += "about $7.8 million in 2020, an increase of ${} thousand."
+    right, wrong = Bullet(said.format("1,606"), (1,)), Bullet(said.format("1,806"), (1,))
+    _tells_apart("contextual_continuity", WARRANTY, question, right, wrong)

@@ -239,18 +239,27 @@ def _dated_here(match: Match, question: str) -> bool:
 
 def _label_borrowed(match: Match, stray: set[str]) -> bool:
     """A table claim naming another row's label ("Total revenue was 4,802" beside the row
-    for North America); a header row's label ("Dollars in millions") names no row."""
+    for North America) without stating that row's figure (a claim may join two rows:
+    "provisions of 9,412 outpaced charges of 8,012"); a header row's label ("Dollars in
+    millions") names no row."""
     passage = match.passage
     if passage is None or passage.kind != "row" or not stray:
         return False
-    labels = {
-        w
+    said = [q for q in merged(quantities(match.claim.text)) if not q.is_year]
+    rows = [
+        (p, table_scale(s.text))
         for s in match.claim.cited
         for p in passages_of(s)
         if p.kind == "row" and p.label != passage.label and _has_figure(p)
-        for w in content_words(p.label)
-    }
+    ]
+    stated = {p.label for p, scale in rows if _states_cell(said, p, scale)}
+    labels = {w for p, _ in rows if p.label not in stated for w in content_words(p.label)}
     return bool(stray & labels)
+
+
+def _states_cell(said: list[Quantity], row: Passage, scale: float) -> bool:
+    cell = in_units(merged(quantities(row.text.removeprefix(row.label))), scale)
+    return any(q.matches(c) for q in said for c in cell if not c.is_year)
 
 
 def _has_figure(row: Passage) -> bool:
@@ -261,28 +270,31 @@ def _has_figure(row: Passage) -> bool:
 def _numbers_cited(match: Match, question: str) -> bool:
     """Each number (years too) is a quantity of the passage the claim was set beside —
     its text, lead-in, row label, neighbouring sentences or the other cells of its row
-    (another column of that line item) — or of the question, or a cell of another table
-    the claim cites (a sentence's figure set beside the table's: cells_hold checks its
-    row and column), or computed from such numbers in the same claim. A figure of a table
-    noted "in thousands" is also the amount it stands for ("$279.1 million" for 279,059).
-    A figure moved from another clause of the passage's own block fails (one moved from
-    another row or column fails cells_hold)."""
+    (another column of that line item) — or of the question, or a cell of a table the
+    claim cites (another row's, or beside a sentence: cells_hold checks its row and
+    column), or computed from such numbers, or from the exact figures the claim rounds,
+    in the same claim. A figure of a table noted "in thousands" is also the amount it
+    stands for ("$279.1 million" for 279,059). A figure moved from another clause of the
+    passage's own block fails."""
     assert match.passage is not None
     amounts = merged(quantities(match.claim.text))
     if not amounts:
         return True
     given = merged(quantities(question))
-    own = match.passage.source.number
-    tables = [s for s in match.claim.cited if s.number != own]
-    cells = [v for s in tables for cell in table_cells(s.text) for v in cell.value]
+    cells = [v for s in match.claim.cited for cell in table_cells(s.text) for v in cell.value]
     scale = table_scale(match.passage.source.text)
     nearby = in_units(_in(match.passage) + merged(quantities(match.nearby)), scale) + cells
     claim = match.claim.text
-    found = [q for q in amounts if any(matches_as_stated(q, o, claim) for o in [*nearby, *given])]
+    found, exact = [], []  # a rounded figure's operand is the exact one it rounds
+    for q in amounts:
+        same = [o for o in [*nearby, *given] if matches_as_stated(q, o, claim)]
+        if same:
+            found.append(q)
+            exact.append(min(same, key=lambda o: abs(o.value - q.value)))
     sentence = match.passage.kind != "row"  # a row's other cells: cells_hold checks them
     if sentence and any(_carried_by(match, n, amounts) for n in match.nearby.splitlines()):
         return False
-    return all(q in found or derived(q, found, claim) for q in amounts)
+    return all(q in found or derived(q, found + exact, claim) for q in amounts)
 
 
 def _carried_by(match: Match, neighbour: str, amounts: list[Quantity]) -> bool:
