@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from bot.conversation.checks.claims import Claim
-from bot.conversation.checks.numbers import derived, in_units, table_scale
+from bot.conversation.checks.numbers import NOTED_SCALES, derived, in_units, table_scale
 from bot.conversation.checks.trends import DOWN, NOT_A_CHANGE, UP
 from bot.conversation.entities import contains_phrase
 from bot.conversation.periods import years_in
@@ -53,9 +53,7 @@ _SMALL_NUMBER = re.compile(r"(?<![\d,.$(])\b\d{1,2}\b(?![\d,.%])|(?<=\()\d{1,2}\
 
 
 # A header's note of units names no column: "2018 Amount (In thousands, except percentages)".
-_UNITS_NOTE = re.compile(
-    r"\((?:[$€£]\s*)?(?:amounts?\s+)?in\s+(?:thousands|millions|billions)\b[^()]*\)", re.I
-)
+_UNITS_NOTE = re.compile(rf"\((?:[$€£]\s*)?(?:amounts?\s+)?in\s+(?:{NOTED_SCALES})\b[^()]*\)", re.I)
 
 
 @dataclass(frozen=True)

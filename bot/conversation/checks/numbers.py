@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from bot.conversation.checks.trends import DOWN, UP
-from bot.conversation.quantities import Quantity, merged, quantities
+from bot.conversation.quantities import SCALES, Quantity, merged, quantities
 from bot.conversation.text import readable
 from bot.conversation.types import Bullet, Source
 
@@ -104,10 +104,8 @@ def _unit(q: Quantity) -> float:
 
 # A table's note of the units its figures are in: "(in thousands of U.S. dollars, except
 # percentages)", "(Dollars in millions)", "$'000".
-_SCALE_NOTE = re.compile(
-    r"\bin\s+(?P<word>thousands|millions|billions)\b|[$£€]\s?['’](?P<zeros>000)\b", re.I
-)
-_NOTED_SCALE = {"thousands": 1e3, "millions": 1e6, "billions": 1e9, "000": 1e3}
+NOTED_SCALES = "thousands|millions|billions"
+_SCALE_NOTE = re.compile(rf"\bin\s+(?P<word>{NOTED_SCALES})\b|[$£€]\s?['’]000\b", re.I)
 
 
 def table_scale(block: str) -> float:
@@ -121,7 +119,9 @@ def table_scale(block: str) -> float:
     else:
         return 1.0
     note = _SCALE_NOTE.search("\n".join(header))
-    return _NOTED_SCALE[(note.group("word") or note.group("zeros")).lower()] if note else 1.0
+    if note is None:
+        return 1.0
+    return SCALES[(note.group("word") or "thousands").lower().removesuffix("s")]
 
 
 def in_units(found: list[Quantity], scale: float) -> list[Quantity]:
