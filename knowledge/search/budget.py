@@ -1,15 +1,11 @@
-"""The core's cut: one candidate per text and per FAQ, one per stretch of a clause (the
-widening stage brings its neighbours back), and a budget per kind of source."""
+"""The core's cut: one candidate per text and per FAQ, and a budget per kind of source."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from knowledge.documents import ChunkKind
-from knowledge.search.retrieved import Retrieved, clause_of, part_order
-
-REACH = 2  # parts of a clause this close to a kept part come back through its widening
+from knowledge.search.retrieved import Retrieved
 
 KIND_GROUP = {
     ChunkKind.RULEBOOK.value: "documents",
@@ -84,21 +80,3 @@ def apply_budget(chunks: list[Retrieved], budget: Budget) -> list[Retrieved]:
 def group_of(chunk: Retrieved) -> str:
     """The budget group a chunk counts against."""
     return KIND_GROUP.get(chunk.kind, "documents")
-
-
-def one_per_clause(chunks: Sequence[Retrieved]) -> list[Retrieved]:
-    """The best-ranked part of each stretch of a clause; the parts near it come back
-    through `widen`. A long section (a filing's "Overview", pages of parts) can hold two
-    answers far apart: a part beyond the reach of every kept part is kept too."""
-    kept: dict[tuple[object, str], list[int]] = {}
-    out = []
-    for chunk in chunks:
-        clause = clause_of(chunk)
-        if clause is not None:
-            part = part_order(chunk.metadata)[0]
-            near = kept.setdefault(clause, [])
-            if any(abs(part - other) <= REACH for other in near):
-                continue
-            near.append(part)
-        out.append(chunk)
-    return out

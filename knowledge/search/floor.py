@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from knowledge.search.budget import dedupe, group_of, one_per_clause
+from knowledge.search.budget import group_of
 from knowledge.search.fitted import fitted
 from knowledge.search.retrieved import Retrieved
 
@@ -22,9 +22,8 @@ def floor_size() -> int:
 
 def keep_densest(kept: list[Retrieved], ranked: Sequence[Retrieved], size: int) -> list[Retrieved]:
     """`kept` with the `size` densest of `ranked` in it: each one the cut dropped takes the
-    place of the last kept chunk of its kind that is not among them. A chunk whose text is
-    kept, or a part of whose stretch of a clause is kept (widening brings it back), counts
-    as kept, as in the cut itself. The order stays `ranked`'s."""
+    place of the last kept chunk of its kind that is not among them. A widened chunk ranks
+    by its densest part (see widening). The order stays `ranked`'s."""
     densest = sorted(
         (c for c in ranked if c.dense_rank is not None and c.dense_rank <= size),
         key=lambda c: c.dense_rank or 0,
@@ -32,8 +31,8 @@ def keep_densest(kept: list[Retrieved], ranked: Sequence[Retrieved], size: int) 
     floor = {c.node_id for c in densest}
     out = list(kept)
     for chunk in densest:
-        if dedupe(one_per_clause([*out, chunk]))[-1] is not chunk:
-            continue  # already there, in itself or through its clause
+        if chunk in out:
+            continue
         places = [
             i
             for i, other in enumerate(out)

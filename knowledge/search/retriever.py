@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from knowledge.models.embeddings import Embedder
-from knowledge.search.budget import DEFAULT_BUDGET, Budget, apply_budget, dedupe, one_per_clause
+from knowledge.search.budget import DEFAULT_BUDGET, Budget, apply_budget, dedupe
 from knowledge.search.floor import floor_size, keep_densest
 from knowledge.search.fusion import FusionWeights, fuse
 from knowledge.search.ranking import rerank
@@ -103,14 +103,12 @@ class Retriever:
         started = time.perf_counter()
         ranked = rerank(fused, hints, on)
         if Stage.WIDEN in on:  # one hit per stretch of a clause, widened to its neighbours
-            kept = apply_budget(dedupe(one_per_clause(ranked)), budget)
-        else:
-            kept = apply_budget(dedupe(ranked), budget)
+            ranked = widen(dedupe(ranked), self._chunks, readers=readers, limit=3 * budget.total)
+        kept = apply_budget(dedupe(ranked), budget)
         if Stage.DENSE_FLOOR in on:
             kept = keep_densest(kept, ranked, self.floor)
-        chosen = widen(kept, self._chunks, readers=readers) if Stage.WIDEN in on else kept
         timings["rank"] = _ms(started)
-        return RetrievalResult(chosen, timings, vector=vector, stages=on)
+        return RetrievalResult(kept, timings, vector=vector, stages=on)
 
     def _fuse(
         self,

@@ -22,29 +22,53 @@ _PAGES = re.compile(r"^pp?\. \d+(?:–\d+)?")
 
 
 def widen(
-    chunks: Sequence[Retrieved], store: ChunkStore, *, readers: Sequence[str] | None = None
+    chunks: Sequence[Retrieved],
+    store: ChunkStore,
+    *,
+    readers: Sequence[str] | None = None,
+    limit: int | None = None,
 ) -> list[Retrieved]:
-    """Each rulebook hit with its clause's neighbouring parts `readers` may read, in
-    reading order."""
-    clauses = {c for chunk in chunks if (c := clause_of(chunk)) is not None}
-    if not clauses:
-        return list(chunks)
+    """Best first, each chunk that no better one's widening took, grown over its clause's
+    neighbouring parts `readers` may read that no better one took (up to `limit` of
+    them). A widened chunk ranks by the best of its parts: widened from the part after
+    the one dense search ranked first, it holds that part."""
+    wanted = list(chunks if limit is None else chunks[:limit])
+    clauses = {c for chunk in wanted if (c := clause_of(chunk)) is not None}
     parts: dict[tuple[object, str], list[ChunkHit]] = {}
     pairs = [(int(str(sid)), section) for sid, section in clauses]
-    for hit in store.section_chunks(pairs, readers=readers):
+    for hit in store.section_chunks(pairs, readers=readers) if pairs else []:
         found: tuple[object, str] = (hit.metadata.get("source_id"), str(hit.metadata["section"]))
         parts.setdefault(found, []).append(hit)
-    taken = {chunk.node_id for chunk in chunks}  # a kept part is never another's widening
+    ranks = {c.node_id: c for c in chunks}
+    taken: set[str] = set()
     out = []
     for chunk in chunks:
+        if chunk.node_id in taken:
+            continue
         clause = clause_of(chunk)
         siblings = parts.get(clause) if clause is not None else None
+        used = {chunk.node_id}
         if siblings and len(siblings) > 1:
             free = [h for h in siblings if h.node_id == chunk.node_id or h.node_id not in taken]
             chunk, used = _widened(chunk, free)
-            taken |= used
-        out.append(chunk)
+        taken |= used
+        out.append(_best_of(chunk, [ranks[i] for i in used if i in ranks]))
+        if limit is not None and len(out) >= limit:
+            break
     return out
+
+
+def _best_of(chunk: Retrieved, parts: list[Retrieved]) -> Retrieved:
+    """`chunk` ranked as the best of the candidate `parts` it holds, by each search."""
+    dense = [p.dense_rank for p in parts if p.dense_rank is not None]
+    sparse = [p.sparse_rank for p in parts if p.sparse_rank is not None]
+    similar = [p.dense_similarity for p in parts if p.dense_similarity is not None]
+    return replace(
+        chunk,
+        dense_rank=min(dense, default=chunk.dense_rank),
+        sparse_rank=min(sparse, default=chunk.sparse_rank),
+        dense_similarity=max(similar, default=chunk.dense_similarity),
+    )
 
 
 def _order(hit: ChunkHit) -> tuple[int, int]:

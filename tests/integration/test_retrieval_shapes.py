@@ -170,6 +170,70 @@ def test_a_question_naming_the_company_finds_the_clause_not_the_company(
     assert any("we bought Contoso Foods" in t for t in first), [t[-80:] for t in first]
 
 
+HANDBOOK = """# Acme staff handbook
+
+## 7 Annual leave
+
+Annual leave is earned from the first day of employment at a rate of two days for each full
+month worked, and the leave year runs from January to December. New joiners may take leave
+once their probation has been confirmed by the line manager. Leave requests go through the
+staff portal, where the balance, the days already booked and the days pending approval are
+shown. Up to five unused days of annual leave may be carried forward into the next leave
+year with the written approval of the line manager; any other unused days lapse on 31
+December and are not paid out. Part-time staff earn leave in proportion to their contracted
+hours, rounded up to the nearest half day, and the same portal shows their balance.
+
+Public holidays are not deducted from the annual leave balance. When a public holiday
+falls on a day an employee does not normally work, no extra day is given. Staff who work
+on a public holiday because of an operational need receive a day off in lieu, to be taken
+within three months, or are paid at the overtime rate if the day off cannot be given.
+Religious holidays that are not public holidays may be taken as annual leave, and managers
+are asked to grant such requests wherever the rota allows. A list of the public holidays
+observed at each office is published on the staff portal at the start of every year.
+
+Carried-forward leave: days of annual leave carried forward from the previous leave year
+must be taken by 31 March, and are used before the days earned in the current year. Days
+carried forward that are still untaken on 31 March lapse and are not paid out, unless the
+employee could not take them because of maternity, paternity or adoption leave. The staff
+portal shows carried-forward days separately from the current year's balance, with the
+date they lapse. A request to carry forward leave is made through the portal before 15
+December, and the line manager answers it before the end of the leave year. Carried-forward
+days cannot be exchanged for pay, and cannot be carried forward a second time.
+
+Sickness during annual leave: an employee who falls ill while on annual leave may convert
+the days of illness into sick leave, provided a medical certificate is sent to human
+resources within seven days of returning to work. The converted days are added back to the
+annual leave balance. Sick leave itself is governed by section 8 and is not earned in the
+same way as annual leave. Employees on long-term sick leave continue to earn annual leave
+at the statutory minimum rate, and may ask for it to be carried forward if they cannot take
+it before the end of the leave year because of their illness.
+
+Leaving the company: annual leave earned but not taken by the last day of employment is
+paid with the final salary, at the daily rate of the employee's basic pay. Leave taken in
+excess of what was earned by the leaving date is deducted from the final salary. During the
+notice period, the manager may ask the employee to take outstanding annual leave, giving
+notice of at least twice the number of days to be taken. Garden leave, where an employee is
+asked to stay away from work during the notice period, does not reduce the leave balance.
+"""
+
+
+def test_a_part_of_a_long_clause_beyond_its_neighbours_widening_is_listed(
+    engine: Engine, db_url: URL, embedder: LocalEmbedder, tmp_path: Path
+) -> None:
+    """A clause too long for the embedding model is read in parts, and a hit is widened over
+    its neighbours up to a size. The part that answers ("up to five unused days") is two
+    parts before a better-ranked part about carried-forward leave, beyond that part's
+    widening: it must be listed in its own right (before, a part this near a kept one was
+    dropped on the promise that widening brings it back)."""
+    (tmp_path / "acme_staff_handbook.md").write_text(HANDBOOK, encoding="utf-8")
+    knowledge = open_knowledge(engine, create_async_engine(db_url), embedder)
+    knowledge.ingestor.ingest_paths([tmp_path], IngestOptions(scope="handbook"))
+    asked = search_text("How many days of annual leave may be carried forward?")
+    found = knowledge.retrieve(asked, scopes=["handbook"], budget=DOCS).chunks
+    texts = [" ".join(c.text.split()) for c in found]
+    assert any("Up to five unused days of annual leave" in t for t in texts), texts
+
+
 AUDITORS = """
 ## Report of Independent Registered Public Accounting Firm
 
