@@ -553,3 +553,19 @@ def test_a_change_is_worked_out_from_the_exact_figures_a_claim_rounds() -> None:
     said += "about $7.8 million in 2020, an increase of ${} thousand."
     right, wrong = Bullet(said.format("1,606"), (1,)), Bullet(said.format("1,806"), (1,))
     _tells_apart("contextual_continuity", WARRANTY, question, right, wrong)
+
+
+def test_a_change_may_be_worked_out_from_figures_an_earlier_bullet_states() -> None:
+    """A model states the figures, then what they come to in a bullet of its own."""
+    question = "How did provisions to the warranty reserve change in 2021?"
+    first = Bullet(
+        "Provisions made to the warranty reserve were $9,412 thousand in 2021 and $7,806 "
+        "thousand in 2020.",
+        (1,),
+    )
+    said = "Provisions made to the warranty reserve were ${} thousand higher in 2021 than in 2020."
+    for check in ("numbers", "contextual_continuity"):
+        right = _score([first, Bullet(said.format("1,606"), (1,))], WARRANTY, question)
+        wrong = _score([first, Bullet(said.format("1,806"), (1,))], WARRANTY, question)
+        alone = _score([Bullet(said.format("1,606"), (1,))], WARRANTY, question)
+        assert (getattr(right, check), getattr(wrong, check), getattr(alone, check)) == (1, 0, 0)

@@ -1,8 +1,10 @@
 """Numbers as quantities: each one an answer states is in its context as the same kind of
 quantity ("7%" is not "INR 6/ 7/ 8 Lac"), was given in the question, or is plain
 arithmetic (a difference, a sum, a ratio, a percent change) on two grounded numbers the
-same bullet states — an answer that computes shows its operands, and a changed number is
-not excused by some pair of context numbers that happens to add up to it."""
+answer states, in the same bullet or one before it ("Sales rose from $670.7 million to
+$849.8 million." then "That is $179.1 million more.") — an answer that computes shows its
+operands, and a changed number is not excused by some pair of context numbers that happens
+to add up to it."""
 
 from __future__ import annotations
 
@@ -25,16 +27,24 @@ def context_quantities(question: str, sources: Iterable[Source]) -> list[Quantit
 
 
 def numbers_grounded(question: str, bullets: Sequence[Bullet], sources: Sequence[Source]) -> bool:
-    """Every quantity in the answer is a quantity of its context (or derived from two)."""
+    """Every quantity in the answer is a quantity of its context (or derived from two the
+    answer states)."""
     pool = context_quantities(question, sources)
-    return all(ungrounded(bullet.text, pool) == [] for bullet in bullets)
+    shown: list[Quantity] = []
+    return all(not ungrounded(bullet.text, pool, shown) for bullet in bullets)
 
 
-def ungrounded(text: str, pool: Sequence[Quantity]) -> list[Quantity]:
-    """The quantities of `text` that are neither in `pool` nor computed from ones that are."""
+def ungrounded(
+    text: str, pool: Sequence[Quantity], shown: list[Quantity] | None = None
+) -> list[Quantity]:
+    """The quantities of `text` that are neither in `pool` nor computed from ones that are
+    (stated in `text` or `shown` by the bullets before it; `text`'s are added to `shown`)."""
     said = merged(quantities(text))
     found = [q for q in said if any(matches_as_stated(q, other, text) for other in pool)]
-    return [q for q in said if q not in found and not derived(q, found, text)]
+    operands = [*(shown or []), *found]
+    if shown is not None:
+        shown.extend(found)
+    return [q for q in said if q not in found and not derived(q, operands, text)]
 
 
 def matches_as_stated(q: Quantity, other: Quantity, text: str) -> bool:

@@ -87,13 +87,14 @@ def citations_hold(
         meaning.learn(text for claim in found for text in _compared(claim))
     held = True
     matches: list[Match] = []
+    shown: list[Quantity] = []  # the figures earlier claims state, as their sources give them
     for claim in found:
         if claim.dangling or not claim.cited:
             held = False
             continue
         match = align(claim, meaning)
         matches.append(match)
-        if not _supported(match, question, asked, context, known, meaning):
+        if not _supported(match, question, asked, context, known, meaning, shown):
             held = False
     return Support(held, matches)
 
@@ -124,6 +125,7 @@ def _supported(
     context: _Context,
     terms: Sequence[str],
     meaning: Meaning | None = None,
+    shown: list[Quantity] | None = None,
 ) -> bool:
     if match.passage is None:
         return False
@@ -131,7 +133,7 @@ def _supported(
     said_words = set(content_words(claim.text))
     if len(said_words) >= MIN_WORDS and not _says_it(match, meaning):
         return False
-    if not _numbers_cited(match, question) or not cells_hold(claim):
+    if not _numbers_cited(match, question, shown) or not cells_hold(claim):
         return False
     if conflicts(match.own, ids_in(claim.text)):
         return False
@@ -267,7 +269,7 @@ def _has_figure(row: Passage) -> bool:
     return states_figure(row.text.removeprefix(row.label))
 
 
-def _numbers_cited(match: Match, question: str) -> bool:
+def _numbers_cited(match: Match, question: str, shown: list[Quantity] | None = None) -> bool:
     """Each number (years too) is a quantity of the passage the claim was set beside —
     its text, lead-in, row label, neighbouring sentences or the other cells of its row
     (another column of that line item) — or of the question, or a cell of a table the
@@ -275,7 +277,8 @@ def _numbers_cited(match: Match, question: str) -> bool:
     column), or computed from such numbers, or from the exact figures the claim rounds,
     in the same claim. A figure of a table noted "in thousands" is also the amount it
     stands for ("$279.1 million" for 279,059). A figure moved from another clause of the
-    passage's own block fails."""
+    passage's own block fails. `shown`: the exact figures earlier claims of the answer
+    stated (operands too: "That is $179.1 million more."); this claim's are added."""
     assert match.passage is not None
     amounts = merged(quantities(match.claim.text))
     if not amounts:
@@ -294,7 +297,10 @@ def _numbers_cited(match: Match, question: str) -> bool:
     sentence = match.passage.kind != "row"  # a row's other cells: cells_hold checks them
     if sentence and any(_carried_by(match, n, amounts) for n in match.nearby.splitlines()):
         return False
-    return all(q in found or derived(q, found + exact, claim) for q in amounts)
+    operands = [*(shown or []), *found, *exact]
+    if shown is not None:
+        shown.extend(found + exact)
+    return all(q in found or derived(q, operands, claim) for q in amounts)
 
 
 def _carried_by(match: Match, neighbour: str, amounts: list[Quantity]) -> bool:
