@@ -569,3 +569,14 @@ def test_a_change_may_be_worked_out_from_figures_an_earlier_bullet_states() -> N
         wrong = _score([first, Bullet(said.format("1,806"), (1,))], WARRANTY, question)
         alone = _score([Bullet(said.format("1,606"), (1,))], WARRANTY, question)
         assert (getattr(right, check), getattr(wrong, check), getattr(alone, check)) == (1, 0, 0)
+
+
+def test_words_that_only_report_a_figure_leave_a_claim_too_short_to_judge_by_words() -> None:
+    """ "That is up from roughly $7.8 million a year earlier" names nothing: "million",
+    like "up", reports a figure. Its number is checked; its words are too few to compare."""
+    question = "How much was provided to the warranty reserve in 2021?"
+    first = Bullet("Provisions made to the warranty reserve were about $9.4 million in 2021.", (1,))
+    said = "That is up from roughly ${} million a year earlier."
+    right = _score([first, Bullet(said.format("7.8"), (1,))], WARRANTY, question)
+    wrong = _score([first, Bullet(said.format("7.1"), (1,))], WARRANTY, question)
+    assert (right.contextual_continuity, wrong.contextual_continuity) == (1, 0)

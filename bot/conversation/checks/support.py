@@ -48,7 +48,7 @@ from bot.conversation.text import content_words, framing_words, readable
 from bot.conversation.types import Bullet, Source
 
 MIN_OVERLAP = 0.5  # share of a claim's words its passage (with its context) must hold
-MIN_WORDS = 4  # shorter claims are checked on their numbers and names only
+MIN_WORDS = 4  # claims with fewer words (framing words aside): numbers and names only
 SHORT_ITEM_WORDS = 8  # a list item this short names a thing ("Hydrocele", "Claim form")
 
 
@@ -131,7 +131,7 @@ def _supported(
         return False
     claim = match.claim
     said_words = set(content_words(claim.text))
-    if len(said_words) >= MIN_WORDS and not _says_it(match, meaning):
+    if len(said_words - framing_words()) >= MIN_WORDS and not _says_it(match, meaning):
         return False
     if not _numbers_cited(match, question, shown) or not cells_hold(claim):
         return False
