@@ -55,7 +55,7 @@ _QUANTITY = re.compile(
     rf"(?:\s*\((?P<paren>[^()]{{1,30}})\))?"
     rf"(?P<scale>\s?{_SCALE}\b)?"
     r"(?P<dash>\s?/-)?"
-    rf"(?P<pct>\s?(?:%|per\s?cent\b|percent\b|basis points?\b|bps\b))?"
+    rf"(?P<pct>\s?(?:%|per\s?cent\b|percent(?:age points?)?\b|basis points?\b|bps\b))?"
     rf"(?P<unit>[\s-]?(?:(?:continuous|consecutive|calendar|clear|working|full|[a-z]+-[a-z]+)\s)?"
     rf"{_UNIT}\b['’]?)?",
     re.IGNORECASE,

@@ -580,3 +580,12 @@ def test_words_that_only_report_a_figure_leave_a_claim_too_short_to_judge_by_wor
     right = _score([first, Bullet(said.format("7.8"), (1,))], WARRANTY, question)
     wrong = _score([first, Bullet(said.format("7.1"), (1,))], WARRANTY, question)
     assert (right.contextual_continuity, wrong.contextual_continuity) == (1, 0)
+
+
+def test_a_change_in_percentage_points_is_a_difference_of_percents() -> None:
+    """From 38.3% to 39.6% is 1.3 percentage points, as "130 basis points" is."""
+    margins = [_source(1, "Adjusted EBITDA margin was 39.6% in 2018, against 38.3% in 2017.")]
+    question = "How did the adjusted EBITDA margin change in 2018?"
+    said = "The adjusted EBITDA margin rose from 38.3% to 39.6%, up {} percentage points."
+    right, wrong = Bullet(said.format("1.3"), (1,)), Bullet(said.format("1.8"), (1,))
+    _tells_apart("numbers", margins, question, right, wrong)
