@@ -1,8 +1,8 @@
 """The one retriever the pipeline calls, as a chain a question passes once: the core
 (dense pgvector HNSW search beside Postgres full text, fused by score), then the statement
-tables stage, the statement boost, the cut (one per clause, deduplicated, budgeted per
-kind of source) and widening. Naming (which documents the question names) runs before it, in
-`knowledge.service`."""
+tables stage, the statement boost, widening (each hit no better one's widening holds, grown
+over its clause), the cut (deduplicated, budgeted per kind of source) and the dense floor.
+Naming (which documents the question names) runs before it, in `knowledge.service`."""
 
 from __future__ import annotations
 
@@ -61,10 +61,10 @@ class Retriever:
         read (None: all of them), best first.
 
         mode: hybrid | dense | sparse. Tables under the statement asked about rank up
-        (`hints`, or the query itself), a clause is kept once, and rulebook hits that are a
-        part of a longer clause come back widened to it. `text_query`: what the full-text
-        leg searches, when it differs from what is embedded. `stages`: those above the core
-        to run (default: this retriever's).
+        (`hints`, or the query itself), and rulebook hits that are a part of a longer clause
+        come back widened over its neighbouring parts, each part once. `text_query`: what
+        the full-text leg searches, when it differs from what is embedded. `stages`: those
+        above the core to run (default: this retriever's).
         """
         on = self.stages if stages is None else stages
         timings: dict[str, float] = {}
@@ -102,7 +102,7 @@ class Retriever:
             )
         started = time.perf_counter()
         ranked = rerank(fused, hints, on)
-        if Stage.WIDEN in on:  # one hit per stretch of a clause, widened to its neighbours
+        if Stage.WIDEN in on:  # each hit no better one holds, widened to its neighbours
             ranked = widen(dedupe(ranked), self._chunks, readers=readers, limit=3 * budget.total)
         kept = apply_budget(dedupe(ranked), budget)
         if Stage.DENSE_FLOOR in on:

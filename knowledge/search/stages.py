@@ -18,7 +18,7 @@ class Stage(StrEnum):
     STATEMENT_TABLES = "statement_tables"  # the statement asked about joins by its heading
     STATEMENT_BOOST = "statement_boost"  # a table under the statement asked about ranks up
     TEXT_RANKS = "text_ranks"  # dense hits past the full-text cut keep their words' rank
-    WIDEN = "widen"  # one hit per stretch of a clause, with its neighbouring parts
+    WIDEN = "widen"  # a hit grown over its clause's neighbouring parts, each part once
     DENSE_FLOOR = "dense_floor"  # the core's densest chunks are never cut (see floor.py)
     RELEVANT = "relevant"  # chunks matching neither by meaning nor by words reach no answer
     # choosing what a quoted answer (no language model) quotes
