@@ -101,10 +101,10 @@ class Retriever:
                 timings=timings,
             )
         started = time.perf_counter()
-        ranked = rerank(fused, hints, on)
+        ranked = dedupe(rerank(fused, hints, on))
         if Stage.WIDEN in on:  # each hit no better one holds, widened to its neighbours
-            ranked = widen(dedupe(ranked), self._chunks, readers=readers, limit=3 * budget.total)
-        kept = apply_budget(dedupe(ranked), budget)
+            ranked = widen(ranked, self._chunks, readers=readers, limit=3 * budget.total)
+        kept = apply_budget(ranked, budget)
         if Stage.DENSE_FLOOR in on:
             kept = keep_densest(kept, ranked, self.floor)
         timings["rank"] = _ms(started)

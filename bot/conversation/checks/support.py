@@ -275,10 +275,11 @@ def _numbers_cited(match: Match, question: str, shown: list[Quantity] | None = N
     (another column of that line item) — or of the question, or a cell of a table the
     claim cites (another row's, or beside a sentence: cells_hold checks its row and
     column), or computed from such numbers, or from the exact figures the claim rounds,
-    in the same claim. A figure of a table noted "in thousands" is also the amount it
-    stands for ("$279.1 million" for 279,059). A figure moved from another clause of the
-    passage's own block fails. `shown`: the exact figures earlier claims of the answer
-    stated (operands too: "That is $179.1 million more."); this claim's are added."""
+    in this claim or one before it (`shown`). A figure of a table noted "in thousands" is
+    also the amount it stands for ("$279.1 million" for 279,059). A figure moved from
+    another clause of the passage's own block fails. `shown`: what earlier claims of the
+    answer stated and their sources' exact figures ("That is $179.1 million more."); this
+    claim's are added."""
     assert match.passage is not None
     amounts = merged(quantities(match.claim.text))
     if not amounts:
