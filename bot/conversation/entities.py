@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from bot.conversation.text import sentences, unglued
+from bot.conversation.text import CURRENCY_CODE, sentences, unglued
 from knowledge.nlp import stopwords
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9&]*(?:[.'’-][A-Za-z0-9&]+)*\.?|[^\sA-Za-z0-9]")
@@ -33,7 +33,7 @@ def entities(text: str, known_terms: Iterable[str] = ()) -> list[str]:
     for term in known_terms:
         if term and _contains_phrase(low_text, term.lower()):
             found.append(term)
-    for sentence in sentences(unglued(text)):
+    for sentence in sentences(unglued(CURRENCY_CODE.sub(_blank, text))):
         found.extend(_sentence_entities(sentence))
     found.extend(m.group(0) for m in _LOWER_ID.finditer(text) if m.group(1) not in stopwords())
     return _unique(found)
@@ -109,3 +109,7 @@ def _unique(items: Iterable[str]) -> list[str]:
             seen.add(key)
             out.append(item)
     return out
+
+
+def _blank(m: re.Match[str]) -> str:
+    return " " * len(m.group(0))

@@ -28,6 +28,7 @@ _EXTRA_ABBREVIATIONS = {
 _BLOCK_BREAK = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*•▪◦]|\d+(?:\.\d+)*[.)]|\(?[a-z]\))\s)")
 _AFTER_ID = re.compile(r"(?<=\s[A-Z]\.)\s+(?=[A-Z])")
 _BULLET_MARK = re.compile(r"^[-*•▪◦]\s+")
+_TABLE_LINE = " | "  # how table blocks write a row's cells (one row per line)
 _WORDLIKE = re.compile(r"[^\W_]", re.UNICODE)
 
 
@@ -72,12 +73,17 @@ def _sentences(text: str) -> tuple[str, ...]:
 
 
 def _blocks(text: str) -> list[str]:
-    """Paragraphs and list items; a short line without end punctuation is a heading."""
+    """Paragraphs and list items; a short line without end punctuation is a heading, and
+    a table's line ("Net increase (decrease) in cash | 2018 | $(663.3)") stands alone."""
     blocks: list[str] = []
     for chunk in _BLOCK_BREAK.split(text):
         lines = chunk.split("\n")
         current: list[str] = []
         for line, following in zip(lines, [*lines[1:], ""], strict=True):
+            if _TABLE_LINE in line:
+                blocks += [" ".join(current), line]
+                current = []
+                continue
             current.append(line)
             if _is_heading(line, following):
                 blocks.append(" ".join(current))
@@ -111,10 +117,25 @@ def _words(text: str) -> tuple[str, ...]:
 # a currency code before its amount ("RMB135,936", "HK$2.5"). A clitic ("company's",
 # "they're"), a name ("O'Brien") or an id ("FY2023", "A320") stays one word.
 _SCALE = re.compile(r"(?<=[A-Za-z]{2})['’](?=[A-Za-z]{2,})(?!(?:ll|re|ve)\b)")
-# An amount written as one, which a code of capitals before it makes a currency's: an id
-# ("FY2019", "A320") is written without separators.
-AMOUNT_AFTER_CODE = r"\d{1,3}(?:,\d{3})+(?!\d)|\d+\.\d"
+# An amount written as one, or with its scale, which a code of capitals before it makes a
+# currency's ("RMB135,936", "RMB16 million"): an id ("FY2019", "A320") is written without
+# separators or scale.
+AMOUNT_AFTER_CODE = (
+    r"\d{1,3}(?:,\d{3})+(?!\d)|\d+\.\d|\d+(?=\s?(?:thousand|million|billion|trillion|mn|bn)\b)"
+)
 _CURRENCY = re.compile(rf"\b([A-Z]{{2,3}}|[A-Z]{{0,3}}\$)(?={AMOUNT_AFTER_CODE}|(?<=\$)\d)")
+# A code of capitals set against an amount is its currency, a unit, not a named thing:
+# "RMB25,484 million", "USD 5 million", "HK$2.5 billion" (not "ISO 9001", "FY2019").
+CURRENCY_CODE = re.compile(
+    rf"\b[A-Z]{{2,3}}(?=\s?(?:{AMOUNT_AFTER_CODE}))"
+    r"|\b[A-Z]{1,3}(?=\$\d)"
+)
+
+
+def currency_codes(text: str) -> frozenset[str]:
+    """The currency codes `text` sets against amounts, as content words ("rmb"): units,
+    which name nothing and say nothing a claim must share with its passage."""
+    return frozenset(m.group(0).lower() for m in CURRENCY_CODE.finditer(text))
 
 
 # A trademark sign is not part of its word: "Chef Boyardee®" names "Boyardee".

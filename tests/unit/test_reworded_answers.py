@@ -589,3 +589,68 @@ def test_a_change_in_percentage_points_is_a_difference_of_percents() -> None:
     said = "The adjusted EBITDA margin rose from 38.3% to 39.6%, up {} percentage points."
     right, wrong = Bullet(said.format("1.3"), (1,)), Bullet(said.format("1.8"), (1,))
     _tells_apart("numbers", margins, question, right, wrong)
+
+
+CASH = [
+    _source(
+        1,
+        "Cash flows — table 1\ncolumns: (in millions) | 2019 | 2018\n"
+        "Net increase (decrease) in cash and cash equivalents | 2019 | $1,007.4\n"
+        "Net increase (decrease) in cash and cash equivalents | 2018 | $(663.3)\n"
+        "Net increase (decrease) in cash and cash equivalents | 2017 | $1,294.8",
+        kind="table",
+    )
+]
+
+
+def test_a_table_row_is_read_on_its_own_not_with_the_next_rows_label() -> None:
+    """ "$(663.3)" is a fall, though the next row's label opens with "Net increase"."""
+    question = "Did our cash go up or down in 2018?"
+    said = "Cash and cash equivalents {} by $663.3 million in 2018."
+    right, wrong = Bullet(said.format("fell"), (1,)), Bullet(said.format("rose"), (1,))
+    _tells_apart("numeric_sense", CASH, question, right, wrong)
+
+
+ASSOCIATES = [
+    _source(
+        1,
+        "We recorded share of losses of associates of RMB1,328 million for the fourth "
+        "quarter of 2019, compared to share of profit of RMB16 million for the fourth "
+        "quarter of 2018.",
+    ),
+    _source(
+        2,
+        "Income statement — table 1\ncolumns: (in millions) | 2019 | 2018\n"
+        "Revenues | 2019 | 105,767\nRevenues | 2018 | 84,896",
+        kind="table",
+    ),
+]
+
+
+def test_a_currency_code_set_against_an_amount_names_no_thing() -> None:
+    """ "RMB84,896 million" is money; "RMB" is its unit, not a name the table must carry
+    (the table is noted in millions and never writes the code). A wrong figure still
+    fails."""
+    question = "What were revenues in Q4 2019?"
+    said = "Revenues were RMB{} million in 2019."
+    right, wrong = Bullet(said.format("105,767"), (2,)), Bullet(said.format("104,767"), (2,))
+    _tells_apart("contextual_continuity", ASSOCIATES, question, right, wrong)
+
+
+def test_a_year_the_cited_table_names_only_in_its_title_may_be_stated() -> None:
+    """A table whose year row was lost names its years in its title; a claim comparing
+    with "2017" cites it. A year the block never names still fails."""
+    margins = [
+        _source(
+            1,
+            "Results — table 1\nAdjusted EBITDA; columns: 2018 RESULTS COMPARED TO 2017 | "
+            "Years ended | Years ended\nAdjusted EBITDA margin | Years ended | 39.6%\n"
+            "Adjusted EBITDA margin | Years ended | 38.3%",
+            kind="table",
+        )
+    ]
+    question = "What was the adjusted EBITDA margin in 2018?"
+    said = "The adjusted EBITDA margin was 39.6% in 2018, up from 38.3% in {}."
+    right, wrong = Bullet(said.format("2017"), (1,)), Bullet(said.format("2016"), (1,))
+
+    _tells_apart("contextual_continuity", margins, question, right, wrong)

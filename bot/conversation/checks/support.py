@@ -44,7 +44,7 @@ from bot.conversation.focus import conflicts, ids_in, word_pairs
 from bot.conversation.passages import PATH_SEPARATOR, Passage
 from bot.conversation.periods import years_in
 from bot.conversation.quantities import Quantity, merged, quantities, states_figure
-from bot.conversation.text import content_words, framing_words, readable
+from bot.conversation.text import content_words, currency_codes, framing_words, readable
 from bot.conversation.types import Bullet, Source
 
 MIN_OVERLAP = 0.5  # share of a claim's words its passage (with its context) must hold
@@ -130,7 +130,7 @@ def _supported(
     if match.passage is None:
         return False
     claim = match.claim
-    said_words = set(content_words(claim.text))
+    said_words = set(content_words(claim.text)) - currency_codes(claim.text)
     if len(said_words - framing_words()) >= MIN_WORDS and not _says_it(match, meaning):
         return False
     if not _numbers_cited(match, question, shown) or not cells_hold(claim):
@@ -272,7 +272,8 @@ def _has_figure(row: Passage) -> bool:
 def _numbers_cited(match: Match, question: str, shown: list[Quantity] | None = None) -> bool:
     """Each number (years too) is a quantity of the passage the claim was set beside —
     its text, lead-in, row label, neighbouring sentences or the other cells of its row
-    (another column of that line item) — or of the question, or a cell of a table the
+    (another column of that line item) — or of the question, a year its cited blocks
+    name (whether it dates the figure is for cells and _dated_here), or a cell of a table the
     claim cites (another row's, or beside a sentence: cells_hold checks its row and
     column), or computed from such numbers, or from the exact figures the claim rounds,
     in this claim or one before it (`shown`). A figure of a table noted "in thousands" is
@@ -289,8 +290,12 @@ def _numbers_cited(match: Match, question: str, shown: list[Quantity] | None = N
     scale = table_scale(match.passage.source.text)
     nearby = in_units(_in(match.passage) + merged(quantities(match.nearby)), scale) + cells
     claim = match.claim.text
+    years = years_in("\n".join(s.text for s in match.claim.cited))
     found, exact = [], []  # a rounded figure's operand is the exact one it rounds
     for q in amounts:
+        if q.is_year and int(q.value) in years:  # the periods checks date its figures
+            found.append(q)
+            continue
         same = [o for o in [*nearby, *given] if matches_as_stated(q, o, claim)]
         if same:
             found.append(q)
