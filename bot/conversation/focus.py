@@ -184,7 +184,9 @@ WANTED_KINDS = {
 # answer is a description, even when the thing is an amount ("what constitutes audit fees?").
 _DESCRIBES = re.compile(
     r"^\W*(?:why|where|who|whom)\b|\bwhat (?:constitutes?|causes?d?|drives?|drove|determines?"
-    r"|happens?|accounts? for|accounted for|led to|leads to|contributed to|resulted in)\b"
+    r"|happens?|accounts? for|accounted for|led to|leads to|contributed to|resulted in"
+    r"|(?:is|are|was|were) behind|goes into|went into|go into|explains?|explained|pushed"
+    r"|triggered|prompted|fuell?ed|boosted|lifted|dragged|hurt|weighed on)\b"
     r"|\b(?:include[sd]?|consists? of|comprises?d?(?: of)?|represents?|relates? to|subject to"
     r"|used for|attributable to|made up of|mean|defined|reflects?|refers? to|stands? for)\s*\??\s*$"
     r"|\bwhat (?:is|are|was|were) the (?:definition|meaning|purpose|reasons?|basis|method)\b"

@@ -1018,10 +1018,16 @@ def test_an_excluded_item_said_to_be_covered_or_a_flipped_cause_is_not_high(
         ("If I cancel my policy after two months, how much premium do I get back?", "money"),
         ("How much notice must I give before a planned admission?", "duration"),
         ("What happens to the waiting period if I increase my sum insured?", ""),
+        ("What was behind the lower spending on equipment this year?", ""),
+        ("What pushed operating income up in 2019?", ""),
+        ("What goes into the cost of support revenues?", ""),
+        ("How much did operating income rise, and what was behind it?", "money"),
     ],
 )
 def test_the_kind_of_answer_a_question_wants(question: str, wants: str) -> None:
-    """A yes/no question stays one after the case it asks about; notice is a time."""
+    """A yes/no question stays one after the case it asks about; notice is a time; what
+    was behind a change, pushed it or goes into a cost asks for causes or parts, not an
+    amount, unless the question also asks how much."""
     assert focus_of(question).wants == wants
 
 
