@@ -7,6 +7,10 @@ does the same for the rules that decide whether an answer is High. It reads what
 answer with what the pipeline scored it with), so nothing is searched again:
 
     python -m benchmarks.check_ablation RUN.pkl [RUN.pkl ...] [--rules NAME,...]
+    python -m benchmarks.check_ablation RUN.pkl [RUN.pkl ...] --sweep NEW_RUN=2,3,4,5,6
+
+`--sweep` scores the records again at each value of one of the support check's constants
+(fit it on some records, report it on others: benchmarks/README.md says which).
 
 Printed per rule and per record: faithful answers High, and planted or wrong answers below
 High, with the rule switched off ("passes" for a check, "never" for a rescue). A rule that
@@ -59,6 +63,7 @@ RULES: dict[str, tuple[ModuleType, str, Callable[..., Any]]] = {
     "support: paired as written": (support, "paired_as_written", _passes),
     "support: dated here": (support, "_dated_here", _passes),
     "support: label borrowed": (support, "_label_borrowed", _never),
+    "support: adds a claim": (support, "_adds_a_claim", _never),
     "coverage: sibling ids": (coverage, "conflicts", _never),
     "coverage: other period": (coverage, "other_period", _never),
     "coverage: words unspoken": (coverage, "_unspoken", _nothing),
@@ -81,7 +86,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("records", type=Path, nargs="+", help="--record outputs")
     parser.add_argument("--rules", default="", help="comma-separated rule names (default all)")
+    parser.add_argument("--sweep", default="", help="NAME=v1,v2,...: a support constant")
     args = parser.parse_args()
+    if args.sweep:
+        _sweep(args.sweep, args.records)
+        return
     wanted = [r.strip() for r in args.rules.split(",") if r.strip()] or list(RULES)
     unknown = [r for r in wanted if r not in RULES]
     if unknown:
@@ -94,6 +103,26 @@ def main() -> None:
             cells = [_tally(items, embed, embedder.model_name) for items in records.values()]
         shown = (f"{record}: {cell}" for record, cell in zip(records, cells, strict=True))
         print(f"{name:38s} | " + " | ".join(shown))
+
+
+def _sweep(spec: str, paths: Sequence[Path]) -> None:
+    """Tally every record at each value of the support constant `spec` names."""
+    name, _, values = spec.partition("=")
+    if not hasattr(support, name) or not values:
+        raise SystemExit(f"--sweep wants NAME=v1,v2,... with NAME a constant of {support.__name__}")
+    records = {path.name: _answers(path) for path in paths}
+    embedder = LocalEmbedder()
+    embed = CachedEmbed(embedder.embed_documents)
+    kept = getattr(support, name)
+    try:
+        for value in values.split(","):
+            setattr(support, name, type(kept)(value))
+            clear_caches()
+            cells = [_tally(items, embed, embedder.model_name) for items in records.values()]
+            shown = (f"{record}: {cell}" for record, cell in zip(records, cells, strict=True))
+            print(f"{name}={value:8s} | " + " | ".join(shown))
+    finally:
+        setattr(support, name, kept)
 
 
 def _answers(path: Path) -> list[tuple[bool, dict[str, Any]]]:

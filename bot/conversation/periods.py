@@ -85,3 +85,13 @@ def other_period(line: str, asked: Period) -> bool:
     if asked.years and own.years and not asked.years & own.years:
         return True
     return (asked.full_year and own.quarter) or (asked.quarter and own.full_year)
+
+
+_ORDINALS = ("first", "second", "third", "fourth")
+
+
+def quarter_written(name: str, text: str) -> bool:
+    """`name` is a quarter ("Q4") that `text` writes out ("the fourth quarter of 2019")."""
+    code = re.fullmatch(r"Q([1-4])", name.strip(), re.IGNORECASE)
+    ordinal = _ORDINALS[int(code.group(1)) - 1] if code else ""
+    return bool(ordinal) and re.search(rf"\b{ordinal} quarter\b", text, re.IGNORECASE) is not None

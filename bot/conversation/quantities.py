@@ -283,12 +283,12 @@ def _kind(m: re.Match[str], value: float) -> tuple[str, float]:
     unit = words[-1].rstrip("s") if words else ""
     if not unit and m.group("paren"):
         unit = _unit_in(m.group("paren"))
+    if m.group("pct"):  # "41% year on year" is a share, not 41 years
+        basis = m.group("pct").strip().lower().startswith(("b", "bps"))
+        return "percent", value / 100 if basis else value  # 70 basis points = 0.7%
     if unit:
         unit = {"yr": "year", "hour": "hour", "hr": "hr"}.get(unit, unit)
         return "duration", value * DURATION_DAYS.get(unit, 1.0)
-    if m.group("pct"):
-        basis = m.group("pct").strip().lower().startswith(("b", "bps"))
-        return "percent", value / 100 if basis else value  # 70 basis points = 0.7%
     if m.group("frac"):
         return "fraction", value
     if m.group("cur") or m.group("dash"):

@@ -654,3 +654,42 @@ def test_a_year_the_cited_table_names_only_in_its_title_may_be_stated() -> None:
     right, wrong = Bullet(said.format("2017"), (1,)), Bullet(said.format("2016"), (1,))
 
     _tells_apart("contextual_continuity", margins, question, right, wrong)
+
+
+COSTS = [
+    _source(
+        1,
+        "Operating expenses\nGeneral and administrative expenses increased by 41% to "
+        "RMB16,002 million for the fourth quarter of 2019 on a year-on-year basis. The "
+        "increase was mainly due to greater R&D expenses and staff costs, including expenses "
+        "attributable to Supercell.",
+    )
+]
+
+
+def test_a_percent_said_to_be_year_on_year_is_a_percent_not_a_duration() -> None:
+    """ "41% year on year" is 41%, not 41 years; 42% still fails."""
+    question = "Why did G&A costs jump in the fourth quarter?"
+    said = "G&A expenses climbed {}% year on year to RMB16,002 million."
+    right, wrong = Bullet(said.format("41"), (1,)), Bullet(said.format("42"), (1,))
+    _tells_apart("numbers", COSTS, question, right, wrong)
+
+
+def test_a_quarter_written_as_its_code_is_the_quarter_the_passage_writes_out() -> None:
+    """ "Q4" is "the fourth quarter"; "Q3" is not."""
+    question = "What happened to G&A expenses?"
+    said = "In {} 2019, general and administrative expenses increased by 41%."
+    right, wrong = Bullet(said.format("Q4"), (1,)), Bullet(said.format("Q3"), (1,))
+    _tells_apart("contextual_continuity", COSTS, question, right, wrong)
+
+
+def test_a_claim_adding_a_run_of_words_its_passage_lacks_is_not_supported() -> None:
+    """A paraphrase brings a word or two at a time ("came mainly from", "higher"); a
+    clause of its own ("plus one-off litigation charges") is a claim the passage does
+    not make."""
+    question = "Why did G&A costs jump in the fourth quarter?"
+    said = "The rise came mainly from higher R&D expenses and staff costs, including those "
+    said += "attributable to Supercell{}."
+    right = Bullet(said.format(""), (1,))
+    wrong = Bullet(said.format(", plus one-off litigation charges"), (1,))
+    _tells_apart("contextual_continuity", COSTS, question, right, wrong)

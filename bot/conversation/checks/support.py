@@ -42,13 +42,14 @@ from bot.conversation.checks.numbers import derived, in_units, matches_as_stated
 from bot.conversation.entities import entities
 from bot.conversation.focus import conflicts, ids_in, word_pairs
 from bot.conversation.passages import PATH_SEPARATOR, Passage
-from bot.conversation.periods import years_in
+from bot.conversation.periods import quarter_written, years_in
 from bot.conversation.quantities import Quantity, merged, quantities, states_figure
 from bot.conversation.text import content_words, currency_codes, framing_words, readable
 from bot.conversation.types import Bullet, Source
 
 MIN_OVERLAP = 0.5  # share of a claim's words its passage (with its context) must hold
 MIN_WORDS = 4  # claims with fewer words (framing words aside): numbers and names only
+NEW_RUN = 4  # words in a row a passage lacks that add a claim (fitted: see _adds_a_claim)
 SHORT_ITEM_WORDS = 8  # a list item this short names a thing ("Hydrocele", "Claim form")
 
 
@@ -140,7 +141,7 @@ def _supported(
     cited = "\n".join(readable(s.text) for s in claim.cited)
     # "the Group", "the Company": the reporting entity, however its source calls it
     named = [n for n in entities(claim.text, terms) if set(content_words(n)) - framing_words()]
-    if not all(entity_in(cited, name) or entity_in(question, name) for name in named):
+    if not all(_named_in(name, cited) or entity_in(question, name) for name in named):
         return False
     if _sibling_in_place(match, [*named, *context.asked_names], terms):
         return False
@@ -148,11 +149,30 @@ def _supported(
     stray = {w for w in unsaid - framing_words() if len(w) > 2}
     if _swapped(match, stray, named, question, context):
         return False
+    if _adds_a_claim(claim.text, unsaid - framing_words() - set(content_words(question))):
+        return False
     if not dated_as_written(claim.text, match.passage.text):
         return False
     if not paired_as_written(claim.text, match.passage.text):
         return False
     return _dated_here(match, question) and not _label_borrowed(match, unsaid)
+
+
+def _adds_a_claim(claim: str, new: set[str]) -> bool:
+    """The claim says something its passage does not: a run of NEW_RUN words in a row that
+    the passage (and the question) lacks — "..., plus one-off litigation charges". A
+    paraphrase's own words come one or two at a time ("came mainly from", "roughly
+    doubled"), between the passage's."""
+    run = 0
+    for word in content_words(claim):
+        run = run + 1 if word in new else 0
+        if run >= NEW_RUN:
+            return True
+    return False
+
+
+def _named_in(name: str, cited: str) -> bool:
+    return entity_in(cited, name) or quarter_written(name, cited)
 
 
 def _sibling_in_place(match: Match, named: list[str], terms: Sequence[str]) -> bool:
