@@ -693,3 +693,19 @@ def test_a_claim_adding_a_run_of_words_its_passage_lacks_is_not_supported() -> N
     right = Bullet(said.format(""), (1,))
     wrong = Bullet(said.format(", plus one-off litigation charges"), (1,))
     _tells_apart("contextual_continuity", COSTS, question, right, wrong)
+
+
+def test_an_amount_written_in_thousands_without_a_note_may_be_read_as_thousands() -> None:
+    """A filing notes "in thousands" once, pages away from the passage: "$300,000" is read
+    as $300 million. Another figure still fails."""
+    facility = [
+        _source(
+            1,
+            "Debt\nThe Credit Agreement provides for a revolving credit facility of $300,000, "
+            "which may be increased by $150,000 at the request of the Company.",
+        )
+    ]
+    question = "Can the revolving credit facility be made bigger?"
+    said = "At the Company's request the $300 million facility can be increased by ${} million."
+    right, wrong = Bullet(said.format("150"), (1,)), Bullet(said.format("250"), (1,))
+    _tells_apart("contextual_continuity", facility, question, right, wrong)

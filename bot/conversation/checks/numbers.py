@@ -136,8 +136,11 @@ def table_scale(block: str) -> float:
 
 def in_units(found: list[Quantity], scale: float) -> list[Quantity]:
     """`found`, and each plain amount of a table noted in thousands (or millions) also as
-    the amount it stands for: the cell "279,059" is "$279.1 million"."""
+    the amount it stands for: the cell "279,059" is "$279.1 million". Without a note (a
+    filing may give it once, pages away), an amount written in thousands ("$198,500")
+    may stand for thousands too ("$198.5 million")."""
+    plain = [q for q in found if q.kind in ("number", "money") and not q.scaled and not q.is_year]
     if scale == 1.0:
-        return found
-    plain = (q for q in found if q.kind in ("number", "money") and not q.scaled)
-    return found + [replace(q, value=q.value * scale, scaled=True) for q in plain if not q.is_year]
+        grouped = (q for q in plain if "," in q.text and q.value >= 1000)
+        return found + [replace(q, value=q.value * 1000, scaled=True) for q in grouped]
+    return found + [replace(q, value=q.value * scale, scaled=True) for q in plain]
