@@ -11,7 +11,7 @@ from sqlalchemy.engine import Engine
 
 from bot.conversation.types import Answer, ThreadRef, Turn
 from bot.db.tables import answer_deliveries, answers, threads
-from bot.store.threads import append_in, thread_id_in
+from bot.store.threads import add_messages, thread_id_in
 
 
 class AnswerStore:
@@ -22,10 +22,8 @@ class AnswerStore:
         """Store the user's turn, the bot's reply and the answer record in one transaction."""
         with self._engine.begin() as conn:
             thread_id = thread_id_in(conn, turn.thread)
-            append_in(
-                conn, turn.thread, "user", answer.question, platform_message_id=turn.message_id
-            )
-            append_in(conn, turn.thread, "assistant", render_plain(answer))
+            said = [("user", answer.question, turn.message_id)]
+            add_messages(conn, thread_id, [*said, ("assistant", render_plain(answer), None)])
             values = answer_values(turn, answer, retrieved=retrieved)
             return int(
                 conn.execute(

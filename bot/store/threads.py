@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 import sqlalchemy as sa
@@ -71,18 +72,23 @@ def append_in(
     platform_message_id: str | None = None,
 ) -> int:
     """Append within the caller's transaction (the pipeline stores a whole turn at once)."""
-    if role not in ROLES:
-        raise ValueError(f"role must be one of {ROLES}, not {role!r}")
-    thread_id = thread_id_in(conn, ref)
-    return int(
-        conn.execute(
-            sa.insert(messages)
-            .values(
-                thread_id=thread_id, role=role, text=text, platform_message_id=platform_message_id
-            )
-            .returning(messages.c.id)
-        ).scalar_one()
-    )
+    return add_messages(conn, thread_id_in(conn, ref), [(role, text, platform_message_id)])[0]
+
+
+def add_messages(
+    conn: Connection, thread_id: int, rows: Sequence[tuple[str, str, str | None]]
+) -> list[int]:
+    """Append (role, text, platform message id) rows to a thread in one statement, within
+    the caller's transaction; their ids, in order."""
+    for role, _, _ in rows:
+        if role not in ROLES:
+            raise ValueError(f"role must be one of {ROLES}, not {role!r}")
+    values = [
+        {"thread_id": thread_id, "role": role, "text": text, "platform_message_id": message_id}
+        for role, text, message_id in rows
+    ]
+    inserted = conn.execute(sa.insert(messages).values(values).returning(messages.c.id))
+    return [int(i) for i in inserted.scalars()]
 
 
 def thread_id_in(conn: Connection, ref: ThreadRef) -> int:
