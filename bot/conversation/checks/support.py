@@ -20,6 +20,7 @@ import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from bot.conversation.checks.cells import (
     cells_hold,
@@ -75,7 +76,7 @@ def citations_hold(
     everywhere = set().union(*words)
     asked = set(content_words(question)) - everywhere  # the asker's own details ("Rs 56,000")
     context = _Context(
-        names=_names(sources),
+        sources=tuple(sources),
         phrases={
             s.number: frozenset(itertools.pairwise(each))
             for s, each in zip(sources, words, strict=True)
@@ -104,10 +105,15 @@ def citations_hold(
 class _Context:
     """What the retrieved sources name and say, to tell a swapped name from a paraphrase."""
 
-    names: frozenset[frozenset[str]]  # see _names
+    sources: tuple[Source, ...]
     phrases: dict[int, frozenset[tuple[str, str]]]  # each source's adjacent content words
     rare: frozenset[str]  # used by one source only
     asked_names: tuple[str, ...]  # what the question names (a claim's "it" stands for it)
+
+    @cached_property
+    def names(self) -> frozenset[frozenset[str]]:
+        """See _names; read only for a claim with words its passage lacks."""
+        return _names(self.sources)
 
 
 def _compared(claim: Claim) -> list[str]:
@@ -221,6 +227,8 @@ def _swapped(
     own block may say "medical details" where the passage says "medical information"),
     or another block's own word in the passage's place. A paraphrase's own words ("the insurer",
     "receive") are none of these."""
+    if not stray:
+        return set()
     claim = match.claim.text
     said_words = set(content_words(claim))
     capitalised = {w for name in named for w in content_words(name)}
