@@ -318,7 +318,8 @@ def _numbers_cited(match: Match, question: str, shown: list[Quantity] | None = N
     scale = table_scale(match.passage.source.text)
     nearby = in_units(_in(match.passage) + merged(quantities(match.nearby)), scale) + cells
     claim = match.claim.text
-    years = years_in("\n".join(s.text for s in match.claim.cited))
+    cited_years = any(q.is_year for q in amounts)  # read the blocks only for a year
+    years = years_in("\n".join(s.text for s in match.claim.cited)) if cited_years else set()
     found, exact = [], []  # a rounded figure's operand is the exact one it rounds
     for q in amounts:
         if q.is_year and int(q.value) in years:  # the periods checks date its figures
