@@ -193,7 +193,8 @@ def _quantity(scrubbed: str, text: str, m: re.Match[str]) -> Quantity | None:
     before = scrubbed[start - 1 : start] if start else ""
     minus = before in ("-", "−") and (start < 2 or not scrubbed[start - 2].isalnum())  # "| -22%"
     glued = before.isalpha() or before == "_" or (before == "-" and not minus)
-    if m.group("sp") is None and glued and not m.group("cur"):
+    grouped = "," in (m.group("num") or "")  # "up to11,600,000": an amount glued in a PDF
+    if m.group("sp") is None and glued and not m.group("cur") and not grouped:
         return None  # part of a name: "COVID-19", "H1N1"
     after = scrubbed[m.end("num") : m.end("num") + 1]
     if m.group("sp") is None and after.isalpha() and not (m.group("scale") or m.group("unit")):

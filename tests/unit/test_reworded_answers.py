@@ -709,3 +709,50 @@ def test_an_amount_written_in_thousands_without_a_note_may_be_read_as_thousands(
     said = "At the Company's request the $300 million facility can be increased by ${} million."
     right, wrong = Bullet(said.format("150"), (1,)), Bullet(said.format("250"), (1,))
     _tells_apart("contextual_continuity", facility, question, right, wrong)
+
+
+LIVES = [
+    _source(
+        1,
+        "Intangible assets — table 4\n"
+        "columns: — | Gross carrying value | Weighted average life (in years)\n"
+        "Client relationships | Gross carrying value | 19.1\n"
+        "Client relationships | Weighted average life (in years) | 10\n"
+        "Trade names | Gross carrying value | 1.4\n"
+        "Trade names | Weighted average life (in years) | 3\n"
+        "Non-compete agreements | Gross carrying value | 0.9\n"
+        "Non-compete agreements | Weighted average life (in years) | 5",
+        kind="table",
+    ),
+    _source(
+        2,
+        "Acquisitions\nThe purchase price was allocated to client relationships, trade names "
+        "and non-compete agreements. Trade names are reviewed for impairment each year.",
+    ),
+]
+
+
+def test_a_claim_may_name_another_row_of_the_table_beside_that_rows_own_figure() -> None:
+    """ "... and trade names over 3 years" joins the Trade names row, whose cell is 3; the
+    same name beside another row's figure (10 is client relationships') is swapped in."""
+    question = "Over how many years are the acquired non-compete agreements amortised?"
+    said = "Non-compete agreements are amortised over 5 years and trade names over {} years."
+    right, wrong = Bullet(said.format("3"), (1,)), Bullet(said.format("10"), (1,))
+    _tells_apart("contextual_continuity", LIVES, question, right, wrong)
+
+
+def test_an_amount_glued_to_the_word_before_it_is_still_an_amount() -> None:
+    """PDF text runs words together ("up to11,600,000"); a comma-grouped figure is never
+    part of a name as "COVID-19" is."""
+    plan = [
+        _source(
+            1,
+            "Stock plans\nOur Amended and Restated 2004 Stock Incentive Plan authorizes the "
+            "issuance of up to11,600,000 common shares in the aggregate.",
+        )
+    ]
+    question = "How many shares can the 2004 plan issue?"
+    said = "The Amended and Restated 2004 plan authorizes up to {} million shares in total."
+    right, wrong = Bullet(said.format("11.6"), (1,)), Bullet(said.format("12.6"), (1,))
+    _tells_apart("contextual_continuity", plan, question, right, wrong)
+    assert [q.text for q in quantities("COVID-19 and H1N1 cover")] == []

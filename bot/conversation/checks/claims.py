@@ -186,7 +186,7 @@ def align(claim: Claim, meaning: Meaning | None = None) -> Match:
         ]
         _, similarity, key, passage = max(scored, key=lambda s: (s[0], s[1]))
     wanted = _claim_words(claim.text)
-    nearby = _neighbours(passage)
+    nearby = "\n".join(filter(None, [_neighbours(passage), *_joined_rows(claim, passage)]))
     if not nearby:
         return Match(claim, passage, key[2], similarity=similarity)
     held = passage.stems | passage.context_stems | passage.path_stems | set(content_words(nearby))
@@ -214,6 +214,24 @@ def _neighbours(passage: Passage) -> str:
         if p.kind in _PROSE and abs(p.position - passage.position) == 1
     ]
     return "\n".join(around)
+
+
+def _joined_rows(claim: Claim, passage: Passage) -> list[str]:
+    """Other rows of the cited tables whose figure the claim states: a claim may join rows
+    ("trade names at 3 years and non-compete agreements at 5"), each named beside its own
+    figure (a cell's value, not a figure of its label: "up to three months"). A row
+    named without its figure is not joined (a swapped label)."""
+    amounts = [q for q in merged(quantities(claim.text)) if not q.is_year]
+    if not amounts:
+        return []
+    return [
+        f"{p.label} {p.text}"
+        for s in claim.cited
+        for p in passages_of(s)
+        if p.kind == "row"
+        and p.label != passage.label
+        and any(q.matches(o) for q in amounts for o in _amounts(p.text.removeprefix(p.label)))
+    ]
 
 
 def _flat(text: str) -> str:
