@@ -62,7 +62,6 @@ RULES: dict[str, tuple[ModuleType, str, Callable[..., Any]]] = {
     "support: dated as written": (support, "dated_as_written", _passes),
     "support: paired as written": (support, "paired_as_written", _passes),
     "support: dated here": (support, "_dated_here", _passes),
-    "support: label borrowed": (support, "_label_borrowed", _never),
     "support: adds a claim": (support, "_adds_a_claim", _never),
     "coverage: sibling ids": (coverage, "conflicts", _never),
     "coverage: other period": (coverage, "other_period", _never),

@@ -44,7 +44,7 @@ from bot.conversation.entities import entities
 from bot.conversation.focus import conflicts, ids_in, word_pairs
 from bot.conversation.passages import PATH_SEPARATOR, Passage
 from bot.conversation.periods import quarter_written, years_in
-from bot.conversation.quantities import Quantity, merged, quantities, states_figure
+from bot.conversation.quantities import Quantity, merged, quantities
 from bot.conversation.text import content_words, currency_codes, framing_words, readable
 from bot.conversation.types import Bullet, Source
 
@@ -161,7 +161,7 @@ def _supported(
         return False
     if not paired_as_written(claim.text, match.passage.text):
         return False
-    return _dated_here(match, question) and not _label_borrowed(match, unsaid)
+    return _dated_here(match, question)
 
 
 def _adds_a_claim(claim: str, new: set[str]) -> bool:
@@ -265,36 +265,6 @@ def _dated_here(match: Match, question: str) -> bool:
     here = years_in("\n".join([match.own, *values]) if row else f"{match.said}\n{question}")
     own = years_in(match.passage.text)
     return years <= here and not (own and years and not years & (own | years_in(question)))
-
-
-def _label_borrowed(match: Match, stray: set[str]) -> bool:
-    """A table claim naming another row's label ("Total revenue was 4,802" beside the row
-    for North America) without stating that row's figure (a claim may join two rows:
-    "provisions of 9,412 outpaced charges of 8,012"); a header row's label ("Dollars in
-    millions") names no row."""
-    passage = match.passage
-    if passage is None or passage.kind != "row" or not stray:
-        return False
-    said = [q for q in merged(quantities(match.claim.text)) if not q.is_year]
-    rows = [
-        (p, table_scale(s.text))
-        for s in match.claim.cited
-        for p in passages_of(s)
-        if p.kind == "row" and p.label != passage.label and _has_figure(p)
-    ]
-    stated = {p.label for p, scale in rows if _states_cell(said, p, scale)}
-    labels = {w for p, _ in rows if p.label not in stated for w in content_words(p.label)}
-    return bool(stray & labels)
-
-
-def _states_cell(said: list[Quantity], row: Passage, scale: float) -> bool:
-    cell = in_units(merged(quantities(row.text.removeprefix(row.label))), scale)
-    return any(q.matches(c) for q in said for c in cell if not c.is_year)
-
-
-def _has_figure(row: Passage) -> bool:
-    """A row of figures, not a header read as a row ("(Dollars in millions) | 2019")."""
-    return states_figure(row.text.removeprefix(row.label))
 
 
 def _numbers_cited(match: Match, question: str, shown: list[Quantity] | None = None) -> bool:
