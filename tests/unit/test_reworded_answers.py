@@ -756,3 +756,53 @@ def test_an_amount_glued_to_the_word_before_it_is_still_an_amount() -> None:
     right, wrong = Bullet(said.format("11.6"), (1,)), Bullet(said.format("12.6"), (1,))
     _tells_apart("contextual_continuity", plan, question, right, wrong)
     assert [q.text for q in quantities("COVID-19 and H1N1 cover")] == []
+
+
+def test_a_negated_rise_past_an_amount_is_a_cap() -> None:
+    """ "can't go above 10%" says what "limited to 10%" says; "can't go below" does not."""
+    maternity = [
+        _source(
+            1,
+            "Maternity Expenses\nThe aggregate liability of the Company for all maternity "
+            "claims in a Policy Period shall be limited to 10% of the Sum Insured.",
+        )
+    ]
+    question = "Is there a cap on maternity claims in a policy period?"
+    said = "The insurer's total maternity payout in a policy period can't go {} 10% of the sum"
+    said += " insured."
+    right, wrong = Bullet(said.format("above"), (1,)), Bullet(said.format("below"), (1,))
+    _tells_apart("polarity", maternity, question, right, wrong)
+
+
+def test_what_an_exclusion_spares_may_be_called_covered() -> None:
+    """Under an exclusions heading, the "unless ..." part of an item is what stays covered."""
+    cosmetic = [
+        _source(
+            1,
+            "Exclusions > Cosmetic or plastic surgery\nExpenses for cosmetic or plastic surgery "
+            "or any treatment to change appearance unless for reconstruction following an "
+            "Accident, Burn(s) or Cancer.",
+        )
+    ]
+    question = "Would plastic surgery after a burn be covered?"
+    right = Bullet("Reconstruction after an accident, burns or cancer is covered.", (1,))
+    wrong = Bullet("Plastic surgery to change your appearance is covered.", (1,))
+    _tells_apart("polarity", cosmetic, question, right, wrong)
+
+
+def test_a_condition_and_its_consequence_are_read_as_one_clause() -> None:
+    """ "If A, he or she shall be ineligible": the claim joining A and the consequence is
+    compared with both ("he or she" is one subject, not two clauses)."""
+    family = [
+        _source(
+            1,
+            "Definitions > Family\nDependent children between the age of 3 months and 25 "
+            "years. If the child above 18 years of age is financially independent, he or she "
+            "shall be ineligible for coverage in the subsequent renewals.",
+        )
+    ]
+    question = "Can my 20-year-old stay on the family policy once she has a job?"
+    said = "A child over 18 who is financially independent will {} for cover at renewal."
+    right = Bullet(said.format("not be eligible"), (1,))
+    wrong = Bullet(said.format("stay eligible"), (1,))
+    _tells_apart("polarity", family, question, right, wrong)

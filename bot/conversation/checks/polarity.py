@@ -66,7 +66,9 @@ _CONJUNCTION = (
     r"|and not|and (?:shall|will|is|are|does|do|can|may|must) not)\b"
 )
 _CLAUSE_BREAK = re.compile(
-    rf",\s+|;\s*|:\s+|(?<!\bonly)(?<!\bexcept)(?<!\beven)\s+(?={_CONJUNCTION})", _I
+    rf",\s+|;\s*|:\s+|(?<!\bonly)(?<!\bexcept)(?<!\beven)(?<!\bhe)(?<!\bhis)(?<!\bhim)"
+    rf"\s+(?={_CONJUNCTION})",
+    _I,
 )
 _OPENS_CLAUSE = re.compile(rf"\s*(?:and\s+)?{_CONJUNCTION}", _I)
 
@@ -103,7 +105,29 @@ def same_polarity(match: Match) -> bool:
         if _reversed(clause, whole, *_CONDITIONS):  # a condition opens its own clause
             return False
     context = f"{passage.path}\n{passage.context}"
-    return all(_same_sense(" ".join(said), target, context) for target, said in speaking.items())
+    excepted = _excepted(f"{passage.text}\n{match.nearby}")
+    return all(
+        _same_sense(" ".join(said), target, context, target in excepted)
+        for target, said in speaking.items()
+    )
+
+
+_EXCEPTION = re.compile(r"\s*(?:unless|except|other than|save for|save as)\b", _I)
+
+
+def _excepted(text: str) -> set[str]:
+    """The clauses that state an exception, from the "unless" or "except" that opens one
+    to the end of its sentence: what an exclusion spares ("... unless for reconstruction
+    following an Accident, Burn(s) or Cancer or as part of medically necessary
+    treatment")."""
+    out: set[str] = set()
+    for sentence in sentences(text):
+        inside = False
+        for clause in _clauses(sentence):
+            inside = inside or bool(_EXCEPTION.match(clause))
+            if inside:
+                out.add(clause)
+    return out
 
 
 def _clauses_of(text: str) -> list[str]:
@@ -119,10 +143,11 @@ def _says_something(clause: str) -> bool:
     return len(content_words(clause)) >= 2 or bool(quantities(clause))
 
 
-def _same_sense(said: str, written: str, context: str) -> bool:
+def _same_sense(said: str, written: str, context: str, excepted: bool = False) -> bool:
     """Negation agrees, unless the period side flips with it ("excluded until 36 months"
     is "covered after 36 months"); a claim may state the "not" that a quoted item under an
-    "Exclusions" heading leaves to its heading."""
+    "Exclusions" heading leaves to its heading, and must, unless the item is an exception
+    the exclusion spares (`excepted`)."""
     said_not = _negative(said) != _negated_word(said, written)
     written_not = (_negative(written) or _none_in(written, said)) != _negated_word(written, said)
     sides = _sides(said, written)
@@ -130,6 +155,7 @@ def _same_sense(said: str, written: str, context: str) -> bool:
     if said_not == written_not:
         listed_as_not = (
             not said_not
+            and not excepted
             and bool(_EXCLUSIONS.search(context))
             and bool(_GRANTS.search(said))
             and not _GRANTS.search(written)
@@ -142,8 +168,10 @@ def _same_sense(said: str, written: str, context: str) -> bool:
 
 
 def _negative(text: str) -> bool:
-    """Negated, a negated exclusion being none: "shall not be excluded" is covered."""
-    return bool(_NEGATION.search(_NOT_EXCLUDED.sub(" ", _ASIDE.sub(" ", text))))
+    """Negated, a negated exclusion being none ("shall not be excluded" is covered) and a
+    negated rise past an amount a cap ("can't go above 10%" is "limited to 10%")."""
+    kept = _NOT_PAST.sub(" at most ", _NOT_EXCLUDED.sub(" ", _ASIDE.sub(" ", text)))
+    return bool(_NEGATION.search(kept))
 
 
 def _none_in(written: str, said: str) -> bool:
@@ -184,15 +212,26 @@ _NOT_EXCLUDED = re.compile(
 )
 
 
+_NOT_PAST = re.compile(
+    r"\b(?:not|never|cannot|can't|won't|shan't|mustn't|isn't|aren't|doesn't|don't)\s+"
+    r"(?:\w+\s+){0,3}?(?:exceed\w*|above|beyond|more than|over|higher than|greater than)"
+    r"(?=\s*(?:the\s+)?(?:rs\.?|inr|usd|\$|₹)?\s*\d)",
+    _I,
+)
+
+
 def _clauses(text: str) -> list[str]:
     """Clauses; a short "or B" after a clause is the end of its list, not a clause of its
     own ("no cover for A or B" says "not" of B too), and a predicate left alone by a comma
-    ("Treatment for A, such as B, | is covered") ends the clause before it."""
+    ("Treatment for A, such as B, | is covered") ends the clause before it, as the
+    consequence does a condition that opens a sentence ("If the child is financially
+    independent, | he or she shall be ineligible")."""
     out: list[str] = []
     for clause in (c for c in _CLAUSE_BREAK.split(text) if c.strip()):
         ends_list = _LIST_END.match(clause) and len(clause.split()) <= LIST_END_WORDS
         alone = not _says_something(clause) and not _OPENS_CLAUSE.match(clause)
-        if out and (ends_list or alone):
+        follows = len(out) == 1 and bool(_IF.match(out[0])) and not _OPENS_CLAUSE.match(clause)
+        if out and (ends_list or alone or follows):
             out[-1] = f"{out[-1]} {clause}"
         else:
             out.append(clause)
@@ -200,6 +239,7 @@ def _clauses(text: str) -> list[str]:
 
 
 _LIST_END = re.compile(r"(?:or|nor)\s", _I)
+_IF = re.compile(r"\s*(?:if|where|in case)\b", _I)
 LIST_END_WORDS = 5
 
 
