@@ -23,6 +23,10 @@ is scored on what it lists:
   text; TAT-QA: chunks of the right context holding the question's facts.
 - BEIR sets: MRR@10 of the corpus documents in the order listed.
 `dense@4` is plain dense search: cosine top 4 over the same chunks, nothing else.
+`--sets written --questions FILE...` adds new questions on the two dev policies: the
+files of `benchmarks.written_answers` (kept outside the project; cases with a TAT-QA `ctx`
+are left out), whose evidence is the text each faithful answer cites (`{{text}}`, its
+words in a row in one listed chunk).
 `--split fit|check` keeps every other question (by a hash of its text), for fitting on one
 half and reporting on the other.
 """
@@ -36,13 +40,14 @@ import re
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from benchmarks.financebench import holds_evidence, scope_of
+from benchmarks.planted.prompt import tokens
 from benchmarks.planted.tatqa import note_file, table_markdown
 from bot.conversation.context import relevant
 from bot.conversation.intent import classify_intent
@@ -140,6 +145,29 @@ def policies(services: Services, folder: Path) -> DevSet:
         facts = tuple(case.get("expected_facts") or ())
         out.append(Question(case["question"], ("policies",), found, facts=facts))
     return DevSet("policies", out)
+
+
+def written(services: Services, folder: Path, files: Sequence[Path]) -> DevSet:
+    """Questions of written-answer files asked of the two dev policies."""
+    policies(services, folder)  # indexes the PDFs (again: a no-op once they are)
+    out = []
+    for path in files:
+        for case in json.loads(path.read_text(encoding="utf-8")):
+            if "ctx" not in case:
+                pieces = _CITED.findall(case["answer"])
+                out.append(Question(case["q"], ("policies",), _cited_found(pieces)))
+    return DevSet("written", out)
+
+
+_CITED = re.compile(r"\{\{(.+?)\}\}")
+
+
+def _cited_found(pieces: list[str]) -> Callable[[list[Retrieved]], bool]:
+    def found(chunks: list[Retrieved]) -> bool:
+        held = [f" {' '.join(tokens(c.text))} " for c in chunks]
+        return all(any(f" {' '.join(tokens(p))} " in text for text in held) for p in pieces)
+
+    return found
 
 
 def _policy_found(document: str, pieces: list[str]) -> Callable[[list[Retrieved]], bool]:
@@ -413,6 +441,13 @@ def main() -> None:
     parser.add_argument(
         "--ingest-filings", action="store_true", help="read every FinanceBench filing first"
     )
+    parser.add_argument(
+        "--questions",
+        nargs="+",
+        type=Path,
+        default=[],
+        help="files for --sets written",
+    )
     args = parser.parse_args()
     if args.table:
         print(merged_table(args.table))
@@ -425,7 +460,7 @@ def main() -> None:
         cached_queries(services)
         for name in wanted:
             started = time.perf_counter()
-            dev = _load(services, args.eval, name, ingest=args.ingest_filings)
+            dev = _load(services, args.eval, name, ingest=args.ingest_filings, files=args.questions)
             dev.questions = [q for q in dev.questions if _kept(q.text, args.split)][:: args.every]
             kinds = args.configs.split(",")
             for label, got in ablate(services, dev, kinds, answers=args.answers).items():
@@ -438,7 +473,11 @@ def main() -> None:
         print(table(rows, wanted))
 
 
-def _load(services: Services, folder: Path, name: str, *, ingest: bool) -> DevSet:
+def _load(
+    services: Services, folder: Path, name: str, *, ingest: bool, files: Sequence[Path] = ()
+) -> DevSet:
+    if name == "written":
+        return written(services, folder / "policies", files)
     if name == "policies":
         return policies(services, folder / "policies")
     if name == "financebench":
