@@ -806,3 +806,24 @@ def test_a_condition_and_its_consequence_are_read_as_one_clause() -> None:
     right = Bullet(said.format("not be eligible"), (1,))
     wrong = Bullet(said.format("stay eligible"), (1,))
     _tells_apart("polarity", family, question, right, wrong)
+
+
+def test_more_than_after_a_preposition_bounds_a_figure_and_compares_none() -> None:
+    """ "coverage for more than 12 months" bounds the 12 months; it does not say that the
+    30 days named earlier are more than 12 months, as "the 30-day wait is more than" does."""
+    first_days = [
+        _source(
+            1,
+            "Waiting Period > First 30 days waiting period\nThis exclusion shall not, however, "
+            "apply if the Insured Person has Continuous Coverage for more than 12 (twelve) "
+            "months.",
+        )
+    ]
+    question = "Does the first 30 days exclusion apply to a renewed policy?"
+    right = Bullet(
+        "This 30-day exclusion doesn't apply if you've had continuous coverage for more than "
+        "12 months.",
+        (1,),
+    )
+    wrong = Bullet("The 30-day wait is more than 12 months of continuous coverage.", (1,))
+    _tells_apart("numeric_sense", first_days, question, right, wrong)

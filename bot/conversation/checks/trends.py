@@ -191,7 +191,10 @@ def _changes_of_agree(sentence: str, cues: list[tuple[int, int]], moved: int) ->
 def _comparison_holds(sentence: str, m: re.Match[str], figures: list[Quantity]) -> bool:
     """The figure compared is the last one before the comparison of the same kind as the
     first one after it: "$58.3 million a year for the next five years, higher than the
-    $49.1 million" compares the two amounts, not five years."""
+    $49.1 million" compares the two amounts, not five years. After a preposition it bounds
+    the figure that follows and compares nothing ("coverage for more than 12 months")."""
+    if _BOUNDING.search(sentence[: m.start()]):
+        return True
     after = [q for q in figures if q.start >= m.end()]
     before = [q for q in figures if q.end <= m.start() and after and q.same_kind(after[0])]
     if not before or not after:
@@ -200,6 +203,9 @@ def _comparison_holds(sentence: str, m: re.Match[str], figures: list[Quantity]) 
     if one == other:
         return True
     return (one > other) == (m.group("word").lower() in _MORE)
+
+
+_BOUNDING = re.compile(r"\b(?:for|of|by|at|in|with|over|to|within|than)\s+$", re.IGNORECASE)
 
 
 def _signed(sentence: str, q: Quantity) -> float:
