@@ -205,7 +205,7 @@ def _comparison_holds(sentence: str, m: re.Match[str], figures: list[Quantity]) 
     return (one > other) == (m.group("word").lower() in _MORE)
 
 
-_BOUNDING = re.compile(r"\b(?:for|of|by|at|in|with|over|to|within|than)\s+$", re.IGNORECASE)
+_BOUNDING = re.compile(r"\b(?:for|of|by|at|in|with|over|to|within)\s+$", re.IGNORECASE)
 
 
 def _signed(sentence: str, q: Quantity) -> float:
