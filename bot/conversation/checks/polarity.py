@@ -18,6 +18,7 @@ from bot.conversation.quantities import Quantity, quantities
 from bot.conversation.text import content_words, sentences
 
 _I = re.IGNORECASE
+_MONEY = r"(?:rs\.?|inr|usd|\$|₹)"  # a currency written before its amount
 _NEGATION = re.compile(
     r"\b(?:not|no|never|nor|none|nil|neither|without|cannot|can't|won't|isn't|aren't|doesn't"
     r"|don't|didn't|wasn't|weren't|shan't|excluded|excludes|exclude|exclusions?|ineligible"
@@ -105,7 +106,8 @@ def same_polarity(match: Match) -> bool:
         if _reversed(clause, whole, *_CONDITIONS):  # a condition opens its own clause
             return False
     context = f"{passage.path}\n{passage.context}"
-    excepted = _excepted(f"{passage.text}\n{match.nearby}")
+    excluding = _EXCLUSIONS.search(context)  # only there does what it spares matter
+    excepted = _excepted(f"{passage.text}\n{match.nearby}") if excluding else set()
     return all(
         _same_sense(" ".join(said), target, context, target in excepted)
         for target, said in speaking.items()
@@ -215,7 +217,7 @@ _NOT_EXCLUDED = re.compile(
 _NOT_PAST = re.compile(
     r"\b(?:not|never|cannot|can't|won't|shan't|mustn't|isn't|aren't|doesn't|don't)\s+"
     r"(?:\w+\s+){0,3}?(?:exceed\w*|above|beyond|more than|over|higher than|greater than)"
-    r"(?=\s*(?:the\s+)?(?:rs\.?|inr|usd|\$|₹)?\s*\d)",
+    rf"(?=\s*(?:the\s+)?{_MONEY}?\s*\d)",
     _I,
 )
 
@@ -327,11 +329,11 @@ def _bound(text: str, q: Quantity) -> int:
     one, 0 neither."""
     before = text[max(0, q.start - 24) : q.start].lower()
     after = text[q.end : q.end + 12].lower()
-    if re.search(rf"(?:^|[^a-z])(?:{_UPPER})\s*(?:rs\.?|inr|usd|\$|₹)?\s*$", before) or re.match(
+    if re.search(rf"(?:^|[^a-z])(?:{_UPPER})\s*{_MONEY}?\s*$", before) or re.match(
         rf"\s*(?:{_BOUNDS[1]})\b", after
     ):
         return -1
-    if re.search(rf"(?:^|[^a-z])(?:{_LOWER})\s*(?:rs\.?|inr|usd|\$|₹)?\s*$", before) or re.match(
+    if re.search(rf"(?:^|[^a-z])(?:{_LOWER})\s*{_MONEY}?\s*$", before) or re.match(
         rf"\s*(?:{_BOUNDS[0]})\b", after
     ):
         return 1
