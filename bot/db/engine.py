@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import psycopg
 import sqlalchemy as sa
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.ext import asyncio as sa_async
 from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.pool import ConnectionPoolEntry
 
 from bot.db.embedded import EmbeddedPostgres
 from bot.errors import DatabaseUnavailable
@@ -73,20 +76,49 @@ def describe_url(url: URL) -> str:
 SESSION_OPTIONS = "-c hnsw.iterative_scan=relaxed_order -c hnsw.ef_search=100"
 
 
-def create_engine(url: URL, *, pool_size: int = 5) -> Engine:
+# A pooled connection idle longer than this is pinged before use, and replaced if the
+# server dropped it (a restart, an idle timeout). One back from use moments ago is not:
+# a question takes about seven connections in turn, and a ping before each cost a round
+# trip apiece (about 6 ms of the pipeline's overhead, benchmarks/README.md).
+PING_AFTER_IDLE_S = 5.0
+
+
+def create_engine(
+    url: URL, *, pool_size: int = 5, ping_after_idle_s: float = PING_AFTER_IDLE_S
+) -> Engine:
     # ClientCursor: LlamaIndex's PGVectorStore sends `SET hnsw.ef_search = $1`, which
     # server-side binding rejects (see DESIGN.md, known technical facts).
-    return sa.create_engine(
+    engine = sa.create_engine(
         url,
         connect_args={
             "cursor_factory": psycopg.ClientCursor,
             "connect_timeout": 10,
             "options": SESSION_OPTIONS,
         },
-        pool_pre_ping=True,
         pool_size=pool_size,
         max_overflow=10,
     )
+    _ping_when_idle(engine, ping_after_idle_s)
+    return engine
+
+
+def _ping_when_idle(engine: Engine, after_s: float) -> None:
+    """SQLAlchemy's `pool_pre_ping`, for connections that sat idle `after_s` or longer: a
+    dead one raises DisconnectionError, and the pool connects afresh (up to three times)."""
+
+    @sa.event.listens_for(engine, "checkin")
+    def _idle_from(dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @sa.event.listens_for(engine, "checkout")
+    def _alive(dbapi_connection: Any, record: ConnectionPoolEntry, proxy: Any) -> None:
+        idle_since = record.info.get("idle_since")
+        if idle_since is None or time.monotonic() - idle_since < after_s:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except psycopg.Error as exc:
+            raise sa.exc.DisconnectionError(f"a pooled connection was dropped: {exc}") from exc
 
 
 def create_async_engine(url: URL) -> AsyncEngine:
