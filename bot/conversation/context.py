@@ -9,10 +9,12 @@ from collections.abc import Sequence
 from bot.conversation.text import content_words
 from bot.conversation.types import Expansion, Source
 from knowledge.documents import GlossaryEntry, Triple
+from knowledge.search.fitted import fitted
 from knowledge.search.ranking import frame_stems
 from knowledge.search.retrieved import Retrieved
 
-MIN_DENSE_SIMILARITY = 0.35  # below this, a dense-only hit is not about the question
+# below this, a dense-only hit is not about the question (benchmarks/fit_relevant.py)
+MIN_DENSE_SIMILARITY = fitted("relevant_min_similarity", 0.35)
 MIN_SHARED_WORDS = 0.5  # or: at least half the question's content words appear in it
 TOP_TEXT_RANK = 2  # or: it is among the best full-text matches
 STATEMENT_BOOST = 0.1  # or: it is a table of the statement asked about (knowledge.search.ranking)
