@@ -1,12 +1,13 @@
-"""Fit the similarity floor of `relevant` (bot.conversation.context) on one half of the dev
-questions and report it on the other (issue 19: learned, not hand-set).
+"""Fit the thresholds of `relevant` (bot.conversation.context) on one half of the dev
+questions and report them on the other (issue 19: learned, not hand-set).
 
-A retrieved chunk reaches the answer when it shares enough of the question's words, is a
-top full-text match, names every topic word, or is close enough in meaning: its dense
-similarity at least the floor fitted here. Too high a floor drops a passage that answers in
-other words than the question's ("depression" asked, "mental illness" written), although
-plain dense search ranked it near the top; too low a floor hands the answer whatever came
-closest when nothing answers, instead of "I could not find this".
+A retrieved chunk reaches the answer when it is close enough in meaning (its dense
+similarity at least a floor), shares enough of the question's words (a share), is among
+the best full-text matches (a rank), names every topic word, or is a table of the
+statement asked about. Too strict, and a passage that answers in other words than the
+question's ("depression" asked, "mental illness" written) is dropped although plain dense
+search ranked it near the top; too loose, and a question nothing answers gets an answer
+from whatever came closest instead of "I could not find this".
 
 Run by hand, from the project folder, once per data folder the ablation has filled
 (FinanceBench's filings usually sit in a folder of their own), then fit on the files:
@@ -18,17 +19,18 @@ Run by hand, from the project folder, once per data folder the ablation has fill
     python -m benchmarks.fit_relevant fit a.jsonl b.jsonl [--write]
 
 `collect` answers every question of the sets through the pipeline (quoted answers: no
-language model) once per floor of the grid, and notes whether the answer cites the
-evidence (as `benchmarks.ablation --answers` counts it). With both `policies` and `tatqa`
-it also asks questions of knowledge that never speaks of them (each policy question in
-the TAT-QA notes' scope, every 8th TAT-QA question in the policies' scope) and notes
-whether the answer says it could not find one. `fit` chooses the floor with the best sum
-of the mean share of evidence cited over the answerable sets and the share of off-scope
-questions declined, on the `fit` half (questions split by a hash of their text); ties go
-to the floor nearest the one in use. The choice replaces the floor in use only if it does
-at least as well on the `check` half too: a floor that wins on one half and loses on the
-other is fitted to noise. Both halves are printed; `--write` stores the floor kept and the
-numbers behind it in knowledge/search/fitted.json as `relevant_min_similarity`.
+language model) at each value of each threshold's grid, the other two as in use, and
+notes whether the answer cites the evidence (as `benchmarks.ablation --answers` counts
+it). With both `policies` and `tatqa` it also asks questions of knowledge that never
+speaks of them (each policy question in the TAT-QA notes' scope, every 8th TAT-QA question
+in the policies' scope) and notes whether the answer says it could not find one. `fit`
+chooses, per threshold, the value with the best sum of the mean share of evidence cited
+over the answerable sets and the share of off-scope questions declined, on the `fit` half
+(questions split by a hash of their text); ties go to the value nearest the one in use.
+The choice replaces the value in use only if it does at least as well on the `check` half
+too: a value that wins on one half and loses on the other is fitted to noise. Both halves
+are printed; `--write` stores the values kept and the numbers behind them in
+knowledge/search/fitted.json.
 """
 
 from __future__ import annotations
@@ -56,7 +58,12 @@ from bot.wiring import Services, open_services
 from knowledge.search.fitted import store_fitted
 from knowledge.search.stages import ALL_STAGES
 
-GRID = (0.25, 0.3, 0.35, 0.4, 0.45)
+# relevant()'s thresholds: each one's name in fitted.json, its constant, and its grid
+THRESHOLDS: dict[str, tuple[str, tuple[float, ...]]] = {
+    "relevant_min_similarity": ("MIN_DENSE_SIMILARITY", (0.25, 0.3, 0.35, 0.4, 0.45)),
+    "relevant_shared_words": ("MIN_SHARED_WORDS", (0.34, 0.5, 0.67)),
+    "relevant_text_rank": ("TOP_TEXT_RANK", (1, 2, 3)),
+}
 OFF_SCOPE = "offscope"
 _OFF_SCOPE_EVERY = 8
 
@@ -71,7 +78,7 @@ def off_scope(sets: dict[str, DevSet]) -> list[Question]:
 
 
 def cached_retrieval(services: Services) -> None:
-    """Retrieve each question once: the floor acts on what retrieval returned."""
+    """Retrieve each question once: the thresholds act on what retrieval returned."""
     retriever = services.knowledge.retriever
     original = retriever.retrieve
     seen: dict[str, Any] = {}
@@ -88,13 +95,28 @@ def cached_retrieval(services: Services) -> None:
 def outcomes(
     services: Services, name: str, questions: Sequence[Question]
 ) -> Iterator[dict[str, Any]]:
-    for question in questions:
-        for floor in GRID:
-            context.MIN_DENSE_SIMILARITY = floor
-            answer, chunks = answered(services, question, ALL_STAGES)
-            declined = answer is None or answer.bullets[0].text == NOT_FOUND
-            good = declined if name == OFF_SCOPE else not declined and question.found(chunks)
-            yield {"set": name, "question": question.text, "floor": floor, "good": good}
+    """Each question answered at each value of each threshold, the others as in use
+    (the values all in use are asked once)."""
+    known: dict[tuple[str, tuple[float, ...]], bool] = {}
+    for threshold, (constant, grid) in THRESHOLDS.items():
+        in_use = getattr(context, constant)
+        for value in grid:
+            setattr(context, constant, value)
+            values = tuple(getattr(context, c) for c, _ in THRESHOLDS.values())
+            for question in questions:
+                key = (question.text, values)
+                if key not in known:
+                    known[key] = _good(services, name, question)
+                yield {"set": name, "question": question.text, "threshold": threshold,
+                       "value": value, "good": known[key]}  # fmt: skip
+        setattr(context, constant, in_use)
+
+
+def _good(services: Services, name: str, question: Question) -> bool:
+    """The evidence cited, or for an off-scope question, "could not find"."""
+    answer, chunks = answered(services, question, ALL_STAGES)
+    declined = answer is None or answer.bullets[0].text == NOT_FOUND
+    return declined if name == OFF_SCOPE else not declined and question.found(chunks)
 
 
 def collect(
@@ -112,11 +134,11 @@ def collect(
     return rows
 
 
-def per_set(rows: Sequence[dict[str, Any]], floor: float) -> dict[str, float]:
-    """Per set, the share of good outcomes at this floor: evidence cited, or declined."""
+def per_set(rows: Sequence[dict[str, Any]], value: float) -> dict[str, float]:
+    """Per set, the share of good outcomes at this value: evidence cited, or declined."""
     out = {}
     for name in dict.fromkeys(r["set"] for r in rows):
-        own = [r["good"] for r in rows if r["set"] == name and r["floor"] == floor]
+        own = [r["good"] for r in rows if r["set"] == name and r["value"] == value]
         out[name] = round(sum(own) / len(own), 4)
     return out
 
@@ -127,23 +149,26 @@ def objective(shares: dict[str, float]) -> float:
     return round(mean + shares.get(OFF_SCOPE, 0.0), 4)
 
 
-def fit(rows: Sequence[dict[str, Any]], current: float) -> dict[str, Any]:
-    halves = {h: [r for r in rows if _kept(r["question"], h)] for h in ("fit", "check")}
-    table = {h: {str(f): per_set(part, f) for f in GRID} for h, part in halves.items()}
-    scores = {f: objective(table["fit"][str(f)]) for f in GRID}
-    checked = {f: objective(table["check"][str(f)]) for f in GRID}
+def fit(rows: Sequence[dict[str, Any]], threshold: str, current: float) -> dict[str, Any]:
+    """The value of `threshold` kept, and the numbers behind it, from its rows."""
+    own = [r for r in rows if r["threshold"] == threshold]
+    grid = sorted({r["value"] for r in own})
+    halves = {h: [r for r in own if _kept(r["question"], h)] for h in ("fit", "check")}
+    table = {h: {str(v): per_set(part, v) for v in grid} for h, part in halves.items()}
+    scores = {v: objective(table["fit"][str(v)]) for v in grid}
+    checked = {v: objective(table["check"][str(v)]) for v in grid}
     best = max(scores.values())
-    chosen = min((f for f in GRID if scores[f] == best), key=lambda f: abs(f - current))
+    chosen = min((v for v in grid if scores[v] == best), key=lambda v: abs(v - current))
     holds = current not in checked or checked[chosen] >= checked[current]
     return {
-        "relevant_min_similarity": chosen if holds else current,
-        "relevant_min_similarity_fit": {
+        threshold: chosen if holds else current,
+        f"{threshold}_fit": {
             "best_on_fit_half": chosen,
             "kept": "the best on the fit half"
             if holds
-            else "the floor in use: the best on the fit half does worse on the check half",
-            "objective_fit": {str(f): scores[f] for f in GRID},
-            "objective_check": {str(f): checked[f] for f in GRID},
+            else "the value in use: the best on the fit half does worse on the check half",
+            "objective_fit": {str(v): scores[v] for v in grid},
+            "objective_check": {str(v): checked[v] for v in grid},
             "per_set": table,
             "fitted_on": "fit half (questions by text hash); reported on the check half",
             "script": "benchmarks/fit_relevant.py",
@@ -159,11 +184,13 @@ def main() -> None:
     parser.add_argument("--sets", default="policies,tatqa")
     parser.add_argument("--questions", nargs="+", type=Path, default=[])
     parser.add_argument("--out", type=Path, help="collect: one JSON line per answer")
-    parser.add_argument("--write", action="store_true", help="fit: store the chosen floor")
+    parser.add_argument("--write", action="store_true", help="fit: store the values kept")
     args = parser.parse_args()
     if args.step == "fit":
         rows = [json.loads(x) for f in args.files for x in f.read_text().splitlines() if x]
-        result = fit(rows, context.MIN_DENSE_SIMILARITY)
+        result: dict[str, Any] = {}
+        for threshold in dict.fromkeys(r["threshold"] for r in rows):
+            result |= fit(rows, threshold, getattr(context, THRESHOLDS[threshold][0]))
         print(json.dumps(result, indent=2))
         if args.write:
             store_fitted(result)

@@ -13,10 +13,10 @@ from knowledge.search.fitted import fitted
 from knowledge.search.ranking import frame_stems
 from knowledge.search.retrieved import Retrieved
 
-# below this, a dense-only hit is not about the question (benchmarks/fit_relevant.py)
+# A chunk is kept when as close in meaning as this (fitted: benchmarks/fit_relevant.py),
 MIN_DENSE_SIMILARITY = fitted("relevant_min_similarity", 0.35)
-MIN_SHARED_WORDS = 0.5  # or: at least half the question's content words appear in it
-TOP_TEXT_RANK = 2  # or: it is among the best full-text matches
+MIN_SHARED_WORDS = fitted("relevant_shared_words", 0.5)  # or: that share of the question's words
+TOP_TEXT_RANK = int(fitted("relevant_text_rank", 2))  # or: among the best full-text matches
 STATEMENT_BOOST = 0.1  # or: it is a table of the statement asked about (knowledge.search.ranking)
 
 

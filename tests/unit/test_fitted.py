@@ -28,23 +28,26 @@ def test_a_fitting_script_keeps_what_another_stored(
 
 def test_a_floor_better_on_the_fit_half_but_worse_on_the_check_half_is_not_adopted() -> None:
     from benchmarks.ablation import _kept
-    from benchmarks.fit_relevant import GRID, fit
+    from benchmarks.fit_relevant import THRESHOLDS, fit
 
     texts = [f"question {n}?" for n in range(40)]
     fitting = [t for t in texts if _kept(t, "fit")]
     checking = [t for t in texts if not _kept(t, "fit")]
-    highest = GRID[-1]
+    name = "relevant_min_similarity"
+    grid = THRESHOLDS[name][1]
+    highest = grid[-1]
     # one question of the fit half is answered at the highest floor only
-    good = {(t, f): t != fitting[0] or f == highest for t in texts for f in GRID}
+    good = {(t, f): t != fitting[0] or f == highest for t in texts for f in grid}
 
     def rows() -> list[dict[str, object]]:
         return [
-            {"set": "policies", "question": t, "floor": f, "good": g} for (t, f), g in good.items()
+            {"set": "policies", "question": t, "threshold": name, "value": f, "good": g}
+            for (t, f), g in good.items()
         ]
 
-    assert fit(rows(), current=0.35)["relevant_min_similarity"] == highest
+    assert fit(rows(), name, current=0.35)[name] == highest
 
     good[(checking[0], highest)] = good[(checking[1], highest)] = False  # and two others lost
-    result = fit(rows(), current=0.35)
-    assert result["relevant_min_similarity_fit"]["best_on_fit_half"] == highest
-    assert result["relevant_min_similarity"] == 0.35
+    result = fit(rows(), name, current=0.35)
+    assert result[f"{name}_fit"]["best_on_fit_half"] == highest
+    assert result[name] == 0.35
