@@ -28,13 +28,13 @@ def test_a_fitting_script_keeps_what_another_stored(
 
 def test_a_floor_better_on_the_fit_half_but_worse_on_the_check_half_is_not_adopted() -> None:
     from benchmarks.ablation import _kept
-    from benchmarks.fit_relevant import THRESHOLDS, fit
+    from benchmarks.fit_answers import THRESHOLDS, fit
 
     texts = [f"question {n}?" for n in range(40)]
     fitting = [t for t in texts if _kept(t, "fit")]
     checking = [t for t in texts if not _kept(t, "fit")]
     name = "relevant_min_similarity"
-    grid = THRESHOLDS[name][1]
+    grid = THRESHOLDS[name][2]
     highest = grid[-1]
     # one question of the fit half is answered at the highest floor only
     good = {(t, f): t != fitting[0] or f == highest for t in texts for f in grid}

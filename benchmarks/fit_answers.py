@@ -1,29 +1,39 @@
-"""Fit the thresholds of `relevant` (bot.conversation.context) on one half of the dev
-questions and report them on the other (issue 19: learned, not hand-set).
+"""Fit the numbers that decide what a quoted answer uses, on one half of the dev questions,
+and report them on the other (issue 19: learned, not hand-set).
 
-A retrieved chunk reaches the answer when it is close enough in meaning (its dense
-similarity at least a floor), shares enough of the question's words (a share), is among
-the best full-text matches (a rank), names every topic word, or is a table of the
-statement asked about. Too strict, and a passage that answers in other words than the
-question's ("depression" asked, "mental illness" written) is dropped although plain dense
-search ranked it near the top; too loose, and a question nothing answers gets an answer
-from whatever came closest instead of "I could not find this".
+`relevant` (bot.conversation.context): a retrieved chunk reaches the answer when it is
+close enough in meaning (its dense similarity at least a floor), shares enough of the
+question's words (a share), is among the best full-text matches (a rank), names every
+topic word, or is a table of the statement asked about. Too strict, and a passage that
+answers in other words than the question's ("depression" asked, "mental illness" written)
+is dropped although plain dense search ranked it near the top; too loose, and a question
+nothing answers gets an answer from whatever came closest instead of "I could not find
+this".
+
+Quoting (bot.conversation.extractive): each passage is weighed by the question's words it
+holds plus the embedding model's similarity to the question times a weight
+(`quote_semantic_weight`), and nothing is quoted when the best passage holds less than a
+share of the question's word weight (`quote_answer_floor`). Weigh meaning too little and
+a passage that answers in other words loses to one that repeats the question's; too much,
+and a question nothing answers is answered from the closest passage.
 
 Run by hand, from the project folder, once per data folder the ablation has filled
 (FinanceBench's filings usually sit in a folder of their own), then fit on the files:
 
-    KNOWBOT_DATA_DIR=<folder> python -m benchmarks.fit_relevant collect --out a.jsonl
+    KNOWBOT_DATA_DIR=<folder> python -m benchmarks.fit_answers collect --out a.jsonl
         [--sets policies,tatqa,written] [--questions FILE...] [--eval ../shared/eval]
-    KNOWBOT_DATA_DIR=<filings> python -m benchmarks.fit_relevant collect --out b.jsonl
+        [--numbers NAME,...]
+    KNOWBOT_DATA_DIR=<filings> python -m benchmarks.fit_answers collect --out b.jsonl
         --sets financebench
-    python -m benchmarks.fit_relevant fit a.jsonl b.jsonl [--write]
+    python -m benchmarks.fit_answers fit a.jsonl b.jsonl [--write]
 
 `collect` answers every question of the sets through the pipeline (quoted answers: no
-language model) at each value of each threshold's grid, the other two as in use, and
-notes whether the answer cites the evidence (as `benchmarks.ablation --answers` counts
-it). With both `policies` and `tatqa` it also asks questions of knowledge that never
-speaks of them (each policy question in the TAT-QA notes' scope, every 8th TAT-QA question
-in the policies' scope) and notes whether the answer says it could not find one. `fit`
+language model) at each value of each number's grid, the others as in use, and notes
+whether the answer cites the evidence (as `benchmarks.ablation --answers` counts it).
+With both `policies` and `tatqa` it also asks questions nothing answers and notes whether
+the answer says it could not find one: questions of knowledge that never speaks of them
+(each policy question in the TAT-QA notes' scope, every 8th TAT-QA question in the
+policies' scope) and the policy questions the policies themselves cannot answer. `fit`
 chooses, per threshold, the value with the best sum of the mean share of evidence cited
 over the answerable sets and the share of off-scope questions declined, on the `fit` half
 (questions split by a hash of their text); ties go to the value nearest the one in use.
@@ -40,6 +50,7 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from benchmarks.ablation import (
@@ -51,30 +62,45 @@ from benchmarks.ablation import (
     _load,
     answered,
 )
-from bot.conversation import context
+from bot.conversation import context, extractive
 from bot.conversation.replies import NOT_FOUND
 from bot.settings import Settings
 from bot.wiring import Services, open_services
 from knowledge.search.fitted import store_fitted
 from knowledge.search.stages import ALL_STAGES
 
-# relevant()'s thresholds: each one's name in fitted.json, its constant, and its grid
-THRESHOLDS: dict[str, tuple[str, tuple[float, ...]]] = {
-    "relevant_min_similarity": ("MIN_DENSE_SIMILARITY", (0.25, 0.3, 0.35, 0.4, 0.45)),
-    "relevant_shared_words": ("MIN_SHARED_WORDS", (0.34, 0.5, 0.67)),
-    "relevant_text_rank": ("TOP_TEXT_RANK", (1, 2, 3)),
+# each number's name in fitted.json, the module and constant that hold it, and its grid
+THRESHOLDS: dict[str, tuple[ModuleType, str, tuple[float, ...]]] = {
+    "relevant_min_similarity": (context, "MIN_DENSE_SIMILARITY", (0.25, 0.3, 0.35, 0.4, 0.45)),
+    "relevant_shared_words": (context, "MIN_SHARED_WORDS", (0.34, 0.5, 0.67)),
+    "relevant_text_rank": (context, "TOP_TEXT_RANK", (1, 2, 3)),
+    "quote_semantic_weight": (extractive, "SEMANTIC_WEIGHT", (0.0, 0.3, 0.6, 0.9, 1.2)),
+    "quote_answer_floor": (extractive, "ANSWER_FLOOR", (0.2, 0.25, 0.3, 0.35, 0.4)),
 }
 OFF_SCOPE = "offscope"
 _OFF_SCOPE_EVERY = 8
 
 
-def off_scope(sets: dict[str, DevSet]) -> list[Question]:
-    """Questions asked of the other dev knowledge, which never speaks of their subject."""
+def off_scope(sets: dict[str, DevSet], folder: Path) -> list[Question]:
+    """Questions nothing answers: asked of the other dev knowledge, which never speaks of
+    their subject, and the policy questions the policies cannot answer."""
     policies = sets["policies"].questions
     notes = sets["tatqa"].questions[::_OFF_SCOPE_EVERY]
-    return [Question(q.text, (TATQA_SCOPE,), q.found) for q in policies] + [
-        Question(q.text, ("policies",), q.found) for q in notes
-    ]
+    return (
+        [Question(q.text, (TATQA_SCOPE,), q.found) for q in policies]
+        + [Question(q.text, ("policies",), q.found) for q in notes]
+        + unanswerable(folder / "policies")
+    )
+
+
+def unanswerable(folder: Path) -> list[Question]:
+    """The dev policy questions marked unanswerable: the policies do not say."""
+    out = []
+    for line in (folder / "questions.jsonl").read_text(encoding="utf-8").splitlines():
+        case = json.loads(line) if line.strip() else None
+        if case and case.get("unanswerable"):
+            out.append(Question(case["question"], ("policies",), lambda cited: not cited))
+    return out
 
 
 def cached_retrieval(services: Services) -> None:
@@ -93,23 +119,24 @@ def cached_retrieval(services: Services) -> None:
 
 
 def outcomes(
-    services: Services, name: str, questions: Sequence[Question]
+    services: Services, name: str, questions: Sequence[Question], numbers: Sequence[str]
 ) -> Iterator[dict[str, Any]]:
-    """Each question answered at each value of each threshold, the others as in use
-    (the values all in use are asked once)."""
+    """Each question answered at each value of each number, the others as in use (the
+    values all in use are asked once)."""
     known: dict[tuple[str, tuple[float, ...]], bool] = {}
-    for threshold, (constant, grid) in THRESHOLDS.items():
-        in_use = getattr(context, constant)
+    for threshold in numbers:
+        module, constant, grid = THRESHOLDS[threshold]
+        in_use = getattr(module, constant)
         for value in grid:
-            setattr(context, constant, value)
-            values = tuple(getattr(context, c) for c, _ in THRESHOLDS.values())
+            setattr(module, constant, value)
+            values = tuple(getattr(m, c) for m, c, _ in THRESHOLDS.values())
             for question in questions:
                 key = (question.text, values)
                 if key not in known:
                     known[key] = _good(services, name, question)
                 yield {"set": name, "question": question.text, "threshold": threshold,
                        "value": value, "good": known[key]}  # fmt: skip
-        setattr(context, constant, in_use)
+        setattr(module, constant, in_use)
 
 
 def _good(services: Services, name: str, question: Question) -> bool:
@@ -120,16 +147,20 @@ def _good(services: Services, name: str, question: Question) -> bool:
 
 
 def collect(
-    services: Services, folder: Path, names: Sequence[str], files: Sequence[Path]
+    services: Services,
+    folder: Path,
+    names: Sequence[str],
+    files: Sequence[Path],
+    numbers: Sequence[str],
 ) -> list[dict[str, Any]]:
     cached_retrieval(services)
     sets = {n: _load(services, folder, n, ingest=False, files=files) for n in names}
     asked = {n: dev.questions for n, dev in sets.items()}
     if "policies" in sets and "tatqa" in sets:
-        asked[OFF_SCOPE] = off_scope(sets)
+        asked[OFF_SCOPE] = off_scope(sets, folder)
     rows: list[dict[str, Any]] = []
     for name, questions in asked.items():
-        rows += outcomes(services, name, questions)
+        rows += outcomes(services, name, questions, numbers)
         print(f"# {name}: {len(questions)} questions", file=sys.stderr, flush=True)
     return rows
 
@@ -171,7 +202,7 @@ def fit(rows: Sequence[dict[str, Any]], threshold: str, current: float) -> dict[
             "objective_check": {str(v): checked[v] for v in grid},
             "per_set": table,
             "fitted_on": "fit half (questions by text hash); reported on the check half",
-            "script": "benchmarks/fit_relevant.py",
+            "script": "benchmarks/fit_answers.py",
         },
     }
 
@@ -184,13 +215,15 @@ def main() -> None:
     parser.add_argument("--sets", default="policies,tatqa")
     parser.add_argument("--questions", nargs="+", type=Path, default=[])
     parser.add_argument("--out", type=Path, help="collect: one JSON line per answer")
+    parser.add_argument("--numbers", default=",".join(THRESHOLDS), help="collect: which")
     parser.add_argument("--write", action="store_true", help="fit: store the values kept")
     args = parser.parse_args()
     if args.step == "fit":
         rows = [json.loads(x) for f in args.files for x in f.read_text().splitlines() if x]
         result: dict[str, Any] = {}
         for threshold in dict.fromkeys(r["threshold"] for r in rows):
-            result |= fit(rows, threshold, getattr(context, THRESHOLDS[threshold][0]))
+            module, constant, _ = THRESHOLDS[threshold]
+            result |= fit(rows, threshold, getattr(module, constant))
         print(json.dumps(result, indent=2))
         if args.write:
             store_fitted(result)
@@ -199,7 +232,8 @@ def main() -> None:
         sys.exit("collect needs --out FILE and ../shared/eval's dev sets (--eval)")
     names = [s.strip() for s in args.sets.split(",") if s.strip()]
     with open_services(Settings()) as services:
-        rows = collect(services, args.eval, names, args.questions)
+        numbers = [n.strip() for n in args.numbers.split(",") if n.strip()]
+        rows = collect(services, args.eval, names, args.questions, numbers)
     args.out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
 
 
