@@ -76,8 +76,10 @@ THRESHOLDS: dict[str, tuple[ModuleType, str, tuple[float, ...]]] = {
     "relevant_text_rank": (context, "TOP_TEXT_RANK", (1, 2, 3)),
     "quote_semantic_weight": (extractive, "SEMANTIC_WEIGHT", (0.0, 0.3, 0.6, 0.9, 1.2)),
     "quote_answer_floor": (extractive, "ANSWER_FLOOR", (0.2, 0.25, 0.3, 0.35, 0.4)),
+    "quote_rank_weight": (extractive, "RANK_WEIGHT", (0.0, 0.1, 0.2, 0.4)),
 }
 OFF_SCOPE = "offscope"
+NOISE = 1  # a value may cost a set this many questions (net) and still be taken
 _OFF_SCOPE_EVERY = 8
 
 
@@ -190,21 +192,46 @@ def fit(rows: Sequence[dict[str, Any]], threshold: str, current: float) -> dict[
     checked = {v: objective(table["check"][str(v)]) for v in grid}
     best = max(scores.values())
     chosen = min((v for v in grid if scores[v] == best), key=lambda v: abs(v - current))
-    holds = current not in checked or checked[chosen] >= checked[current]
+    why = _refused(own, chosen, current, checked)
     return {
-        threshold: chosen if holds else current,
+        threshold: current if why else chosen,
         f"{threshold}_fit": {
             "best_on_fit_half": chosen,
-            "kept": "the best on the fit half"
-            if holds
-            else "the value in use: the best on the fit half does worse on the check half",
+            "kept": f"the value in use: the best on the fit half {why}"
+            if why
+            else "the best on the fit half",
             "objective_fit": {str(v): scores[v] for v in grid},
             "objective_check": {str(v): checked[v] for v in grid},
             "per_set": table,
+            "lost_per_set": _losses(own, chosen, current),
             "fitted_on": "fit half (questions by text hash); reported on the check half",
             "script": "benchmarks/fit_answers.py",
         },
     }
+
+
+def _refused(
+    rows: Sequence[dict[str, Any]], chosen: float, current: float, checked: dict[float, float]
+) -> str:
+    """Why the fit half's best does not replace the value in use ("" when it does): it
+    does worse on the check half, or over all questions it costs some set more than
+    noise (more than NOISE questions, as a stage that costs any set more than noise is
+    deleted)."""
+    if current in checked and checked[chosen] < checked[current]:
+        return "does worse on the check half"
+    lost = {k: n for k, n in _losses(rows, chosen, current).items() if n > NOISE}
+    return f"loses more than {NOISE} question of {', '.join(sorted(lost))}" if lost else ""
+
+
+def _losses(rows: Sequence[dict[str, Any]], value: float, current: float) -> dict[str, int]:
+    """Per set, how many more questions go wrong at `value` than at `current`, over all."""
+    good = {(r["set"], r["question"], r["value"]): r["good"] for r in rows}
+    out: dict[str, int] = {}
+    for name, question, _ in {k for k in good if k[2] == current}:
+        now = good.get((name, question, value), good[(name, question, current)])
+        then = good[(name, question, current)]
+        out[name] = out.get(name, 0) + int(then) - int(now)
+    return {k: max(n, 0) for k, n in out.items()}
 
 
 def main() -> None:

@@ -43,7 +43,7 @@ MAX_LIST_BULLET_CHARS = 700
 _MIN_WORDS = 4  # shorter passages are headings ("3.1 Room rent"), not answers
 _KEEP_RATIO = 0.75  # later bullets score at least this share of the first
 # below this share of the question's weight, nothing answers it ("could not find"):
-# benchmarks/fit_quoting.py --number floor
+# benchmarks/fit_answers.py, like the next two
 ANSWER_FLOOR = fitted("quote_answer_floor", 0.3)
 # A sentence that adjusts a rule stated before it: it follows the rule, never leads.
 _QUALIFIES = re.compile(
@@ -52,8 +52,10 @@ _QUALIFIES = re.compile(
     r"|\bhowever\b|\bprovided (?:that|further)\b|\bin such cases?\b|\bnotwithstanding\b",
     re.IGNORECASE,
 )
-# How much meaning (embedding similarity to the question) adds: benchmarks/fit_quoting.py
+# How much meaning (embedding similarity to the question) adds
 SEMANTIC_WEIGHT = fitted("quote_semantic_weight", 0.6)
+# How much a better-ranked source adds (the first source all of it)
+RANK_WEIGHT = fitted("quote_rank_weight", 0.1)
 _SEMANTIC_POOL = 30  # the best passages by words that meaning may reorder
 _LIKENESS_SPAN = 0.6  # how far apart the similarities of two passages to a question fall
 Likeness = Callable[[Sequence[str]], Sequence[float]]  # passages -> similarity to question
@@ -172,7 +174,7 @@ def _score(
     lexical = own + 0.6 * context + 0.3 * sum(w for t, w in weights.items() if t in above) / total
     score = lexical
     score += quantity_bonus(p, focus) if Stage.QUOTE_QUANTITY in stages else 0.0
-    score += 0.1 * (1 - p.rank / n) - 0.015 * min(p.position, 6)
+    score += RANK_WEIGHT * (1 - p.rank / n) - 0.015 * min(p.position, 6)
     score += definition_bonus(p, focus) if Stage.QUOTE_DEFINITION in stages else 0.0
     score += phrase_bonus(p, focus) if Stage.QUOTE_PHRASE in stages else 0.0
     if Stage.QUOTE_STATEMENT in stages:

@@ -51,3 +51,40 @@ def test_a_floor_better_on_the_fit_half_but_worse_on_the_check_half_is_not_adopt
     result = fit(rows(), name, current=0.35)
     assert result[f"{name}_fit"]["best_on_fit_half"] == highest
     assert result[name] == 0.35
+
+
+def test_a_weight_better_on_both_halves_that_costs_one_set_two_questions_is_not_adopted() -> None:
+    from benchmarks.ablation import _kept
+    from benchmarks.fit_answers import THRESHOLDS, fit
+
+    name = "quote_rank_weight"
+    grid = THRESHOLDS[name][2]
+    current, other = grid[1], grid[2]
+    texts = [f"question {n}?" for n in range(60)]
+    fitting = [t for t in texts if _kept(t, "fit")]
+    checking = [t for t in texts if not _kept(t, "fit")]
+    # at `other`, the written set gains two questions on each half ...
+    gained = {("written", t) for t in fitting[:2] + checking[:2]}
+    # ... and the policies lose two of the check half
+    lost = {("policies", t) for t in checking[2:4]}
+
+    def good(name_of_set: str, text: str, value: float) -> bool:
+        if value != other:
+            return (name_of_set, text) not in gained
+        return (name_of_set, text) not in lost
+
+    def rows() -> list[dict[str, object]]:
+        return [
+            {"set": s, "question": t, "threshold": name, "value": v, "good": good(s, t, v)}
+            for s in ("policies", "written")
+            for t in texts
+            for v in grid
+        ]
+
+    result = fit(rows(), name, current=current)
+    assert result[f"{name}_fit"]["best_on_fit_half"] == other
+    assert result[name] == current
+    assert result[f"{name}_fit"]["lost_per_set"]["policies"] == 2
+
+    lost.discard(("policies", checking[3]))  # one question lost is noise: adopted
+    assert fit(rows(), name, current=current)[name] == other
