@@ -21,7 +21,7 @@ from rapidfuzz import fuzz
 from bot.conversation.acronyms import with_acronyms
 from bot.conversation.focus import Focus, conflicts
 from bot.conversation.passage_fit import (
-    definition_bonus,
+    defines,
     input_of,
     phrase_bonus,
     quantity_bonus,
@@ -124,8 +124,10 @@ def quote(
     scored.sort(key=lambda s: s.score, reverse=True)
     if likeness is not None and Stage.QUOTE_MEANING in stages:
         scored = _by_meaning(scored, likeness)
+    if Stage.QUOTE_DEFINITION in stages:
+        scored = _first(scored, lambda p: defines(p, focus))
     if statement:
-        scored = _pointed_first(scored, focus)
+        scored = _first(scored, lambda p: statement_bonus(p, focus) > 0)
     best = _answering(scored, focus)
     pointed = statement and statement_bonus(best.passage, focus) if best else False
     if best is None or (best.lexical < ANSWER_FLOOR and not pointed):
@@ -175,7 +177,6 @@ def _score(
     score = lexical
     score += quantity_bonus(p, focus) if Stage.QUOTE_QUANTITY in stages else 0.0
     score += RANK_WEIGHT * (1 - p.rank / n) - 0.015 * min(p.position, 6)
-    score += definition_bonus(p, focus) if Stage.QUOTE_DEFINITION in stages else 0.0
     score += phrase_bonus(p, focus) if Stage.QUOTE_PHRASE in stages else 0.0
     if Stage.QUOTE_STATEMENT in stages:
         score += statement_bonus(p, focus)
@@ -227,11 +228,12 @@ def _by_meaning(scored: list[_Scored], likeness: Likeness) -> list[_Scored]:
     return moved + scored[len(pool) :]
 
 
-def _pointed_first(scored: list[_Scored], focus: Focus) -> list[_Scored]:
-    """When the question says where to look ("... shown in the cash flow statement"),
-    the lines found there come first, in their order."""
-    pointed = [s for s in scored if statement_bonus(s.passage, focus)]
-    return pointed + [s for s in scored if s not in pointed] if pointed else scored
+def _first(scored: list[_Scored], wanted: Callable[[Passage], bool]) -> list[_Scored]:
+    """The passages the question asks for by kind come first, in their order: the
+    definition of the term a definition question names, the lines of the statement it
+    says to look in ("... shown in the cash flow statement")."""
+    first = [s for s in scored if wanted(s.passage)]
+    return first + [s for s in scored if s not in first] if first else scored
 
 
 def _answering(scored: list[_Scored], focus: Focus) -> _Scored | None:

@@ -48,13 +48,13 @@ def input_of(p: Passage, focus: Focus) -> int | None:
     return next((i for i, pattern in enumerate(inputs) if pattern.search(p.label)), None)
 
 
-def definition_bonus(p: Passage, focus: Focus) -> float:
+def defines(p: Passage, focus: Focus) -> bool:
+    """The passage defines the term a definition question asks about ("Hospital means
+    ...", "'Hospital' (as used here) shall mean ...")."""
     if not focus.defined:
-        return 0.0
+        return False
     term = re.escape(focus.defined).replace(r"\ ", r"[\s-]+")
-    if re.search(rf"(?i)\b{term}s?\b['’\"”]?\s*(?:\([^)]*\)\s*)?{_DEFINES}", p.text):
-        return 0.3
-    return 0.0
+    return bool(re.search(rf"(?i)\b{term}s?\b['’\"”]?\s*(?:\([^)]*\)\s*)?{_DEFINES}", p.text))
 
 
 def states_inputs(p: Passage, focus: Focus) -> bool:
