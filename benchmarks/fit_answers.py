@@ -77,6 +77,8 @@ THRESHOLDS: dict[str, tuple[ModuleType, str, tuple[float, ...]]] = {
     "quote_semantic_weight": (extractive, "SEMANTIC_WEIGHT", (0.0, 0.3, 0.6, 0.9, 1.2)),
     "quote_answer_floor": (extractive, "ANSWER_FLOOR", (0.2, 0.25, 0.3, 0.35, 0.4)),
     "quote_rank_weight": (extractive, "RANK_WEIGHT", (0.0, 0.1, 0.2, 0.4)),
+    "quote_position_weight": (extractive, "POSITION_WEIGHT", (0.0, 0.015, 0.03, 0.05)),
+    "quote_context_weight": (extractive, "CONTEXT_WEIGHT", (0.3, 0.6, 0.9)),
 }
 OFF_SCOPE = "offscope"
 NOISE = 1  # a value may cost a set this many questions (net) and still be taken

@@ -56,6 +56,10 @@ _QUALIFIES = re.compile(
 SEMANTIC_WEIGHT = fitted("quote_semantic_weight", 0.6)
 # How much a better-ranked source adds (the first source all of it)
 RANK_WEIGHT = fitted("quote_rank_weight", 0.1)
+# How much a passage loses per place after its clause's first (up to 6): the rule first
+POSITION_WEIGHT = fitted("quote_position_weight", 0.015)
+# How much the question's words in the clause a passage belongs to count, against its own
+CONTEXT_WEIGHT = fitted("quote_context_weight", 0.6)
 _SEMANTIC_POOL = 30  # the best passages by words that meaning may reorder
 _LIKENESS_SPAN = 0.6  # how far apart the similarities of two passages to a question fall
 Likeness = Callable[[Sequence[str]], Sequence[float]]  # passages -> similarity to question
@@ -173,10 +177,11 @@ def _score(
     own = sum(w for t, w in weights.items() if t in p.stems) / total
     context = sum(w for t, w in weights.items() if t in p.context_stems) / total
     above = p.path_stems - p.stems - p.context_stems  # the headings the clause sits under
-    lexical = own + 0.6 * context + 0.3 * sum(w for t, w in weights.items() if t in above) / total
+    headings = sum(w for t, w in weights.items() if t in above) / total
+    lexical = own + CONTEXT_WEIGHT * context + 0.3 * headings
     score = lexical
     score += quantity_bonus(p, focus) if Stage.QUOTE_QUANTITY in stages else 0.0
-    score += RANK_WEIGHT * (1 - p.rank / n) - 0.015 * min(p.position, 6)
+    score += RANK_WEIGHT * (1 - p.rank / n) - POSITION_WEIGHT * min(p.position, 6)
     score += phrase_bonus(p, focus) if Stage.QUOTE_PHRASE in stages else 0.0
     if Stage.QUOTE_STATEMENT in stages:
         score += statement_bonus(p, focus)
