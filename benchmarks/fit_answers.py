@@ -11,11 +11,13 @@ nothing answers gets an answer from whatever came closest instead of "I could no
 this".
 
 Quoting (bot.conversation.extractive): each passage is weighed by the question's words it
-holds plus the embedding model's similarity to the question times a weight
-(`quote_semantic_weight`), and nothing is quoted when the best passage holds less than a
-share of the question's word weight (`quote_answer_floor`). Weigh meaning too little and
-a passage that answers in other words loses to one that repeats the question's; too much,
-and a question nothing answers is answered from the closest passage.
+and its clause hold (the clause's at `quote_context_weight`), plus the embedding model's
+similarity to the question times a weight (`quote_semantic_weight`), plus its source's
+search rank (`quote_rank_weight`), less its place in its clause (`quote_position_weight`);
+nothing is quoted when the best passage holds less than a share of the question's word
+weight (`quote_answer_floor`). Weigh meaning too little and a passage that answers in
+other words loses to one that repeats the question's; too much, and a question nothing
+answers is answered from the closest passage.
 
 Run by hand, from the project folder, once per data folder the ablation has filled
 (FinanceBench's filings usually sit in a folder of their own), then fit on the files:
@@ -38,8 +40,10 @@ chooses, per threshold, the value with the best sum of the mean share of evidenc
 over the answerable sets and the share of off-scope questions declined, on the `fit` half
 (questions split by a hash of their text); ties go to the value nearest the one in use.
 The choice replaces the value in use only if it does at least as well on the `check` half
-too: a value that wins on one half and loses on the other is fitted to noise. Both halves
-are printed; `--write` stores the values kept and the numbers behind them in
+too (a value that wins on one half and loses on the other is fitted to noise), and if over
+all questions it costs no set more than `NOISE` questions (a stage that costs any set more
+than noise is deleted; a number is held to the same rule). Both halves are printed;
+`--write` stores the values kept and the numbers behind them in
 knowledge/search/fitted.json.
 """
 
