@@ -66,11 +66,13 @@ from benchmarks.ablation import (
     _load,
     answered,
 )
+from benchmarks.declines import unanswerable_cases
 from bot.conversation import context, extractive
 from bot.conversation.replies import NOT_FOUND
 from bot.settings import Settings
 from bot.wiring import Services, open_services
 from knowledge.search.fitted import store_fitted
+from knowledge.search.retrieved import Retrieved
 from knowledge.search.stages import ALL_STAGES
 
 # each number's name in fitted.json, the module and constant that hold it, and its grid
@@ -97,18 +99,13 @@ def off_scope(sets: dict[str, DevSet], folder: Path) -> list[Question]:
     return (
         [Question(q.text, (TATQA_SCOPE,), q.found) for q in policies]
         + [Question(q.text, ("policies",), q.found) for q in notes]
-        + unanswerable(folder / "policies")
+        + [Question(c.question, ("policies",), _nothing_cited) for c in unanswerable_cases(folder)]
     )
 
 
-def unanswerable(folder: Path) -> list[Question]:
-    """The dev policy questions marked unanswerable: the policies do not say."""
-    out = []
-    for line in (folder / "questions.jsonl").read_text(encoding="utf-8").splitlines():
-        case = json.loads(line) if line.strip() else None
-        if case and case.get("unanswerable"):
-            out.append(Question(case["question"], ("policies",), lambda cited: not cited))
-    return out
+def _nothing_cited(cited: list[Retrieved]) -> bool:
+    """An unanswerable question is answered right by citing nothing."""
+    return not cited
 
 
 def cached_retrieval(services: Services) -> None:

@@ -13,7 +13,7 @@ from knowledge.search.fitted import fitted
 from knowledge.search.ranking import frame_stems
 from knowledge.search.retrieved import Retrieved
 
-# relevant() keeps a chunk this close in meaning (fitted, like the next two: fit_relevant.py)
+# relevant() keeps a chunk this close in meaning (fitted, like the next two: fit_answers.py)
 MIN_DENSE_SIMILARITY = fitted("relevant_min_similarity", 0.35)
 MIN_SHARED_WORDS = fitted("relevant_shared_words", 0.5)  # or: that share of the question's words
 TOP_TEXT_RANK = int(fitted("relevant_text_rank", 2))  # or: among the best full-text matches
