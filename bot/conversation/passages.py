@@ -113,12 +113,15 @@ def _table_passages(source: Source, rank: int, head: _Head, lines: list[str]) ->
         if line.startswith("columns:") or "; columns:" in line:
             columns = line  # shown with no row, but says what the table measures
             continue
-        if " | " not in line:
+        # a numbered list set as a table ("Sl | Item") has rows with one cell: "17. Glucometer"
+        listed = bool(columns) and _MARKER.match(line) is not None
+        if " | " not in line and not listed:
             intro = [line] if row_last else [*intro, line]
             row_last = False
             continue
         row_last = True
-        context = _table_context(head.title, intro)
+        group = columns.partition("; columns:")[0] if listed and "; columns:" in columns else ""
+        context = _table_context(head.title, [*intro, group] if group else intro)
         label = line.split(" | ", 1)[0]
         out.append(Passage(source, rank, line, context, "row", len(out), label, columns))
     return out

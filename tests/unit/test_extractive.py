@@ -477,3 +477,21 @@ def test_a_minimum_asked_is_answered_by_a_quantity_of_any_kind() -> None:
     copay = _rulebook(2, "3.5 Co-payment\nA co-payment of Rs. 500 applies to each claim.")
     bullets = extractive_answer("What is the minimum hospital stay for a claim?", [stay, copay])
     assert bullets and "24 consecutive hours" in bullets[0].text, bullets
+
+
+def test_an_item_of_a_numbered_list_set_as_a_table_is_quoted_with_its_list() -> None:
+    """A two-column "Sl | Item" table is read as one numbered line a row ("17. Glucometer &
+    Strips"); the item is quoted, led by the list that says what happens to it."""
+    annexure = Source(
+        1, "c1", "table", "health_policy.pdf", "p. 15",
+        "Annexure-A — table 4\n"
+        "List I – Items for which coverage is not available in the policy; columns: Sl | Item\n"
+        "1. BABY FOOD\n2. BELTS/ BRACES\n"
+        "List IV – Items that are to be subsumed into costs of treatment; columns: Sl | Item\n"
+        "16. SCRUB SOLUTION/STERILLIUM\n17. Glucometer & Strips\n18. URINE BAG",
+    )  # fmt: skip
+    bullets = extractive_answer("Is the glucometer paid as a separate item?", [annexure])
+    assert [b.text for b in bullets] == [
+        "Annexure-A List IV – Items that are to be subsumed into costs of treatment: "
+        "17. Glucometer & Strips"
+    ]
