@@ -145,7 +145,7 @@ _ASKED = (
     ),
 )
 _DURATION_ASKED = (
-    r"\bhow (?:long|soon|early|late)\b|\bhow much (?:time|notice)\b|(?:^|[.?!]\s+)when\b"
+    r"\bhow (?:long|soon|quickly|early|late)\b|\bhow much (?:time|notice)\b|(?:^|[.?!]\s+)when\b"
     r"|\bwithin how\b"
     r"|\bwhen (?:will|would|does|do|is|are|can|should|shall|must|did)\b"
     r"|\bhow many (?:days|weeks|months|years|hours)\b|\btime limit\b|\bdeadline\b"

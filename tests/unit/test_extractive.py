@@ -72,6 +72,17 @@ def test_how_long_prefers_the_sentence_with_the_number() -> None:
     )
 
 
+def test_how_quickly_asks_for_a_time_and_is_answered_by_the_sentence_stating_it() -> None:
+    clause = _rulebook(
+        1, "9 Claims\nClaims are settled on reimbursement basis on production of the claim "
+           "papers. The Company shall settle a claim within 15 days of the last document."
+    )  # fmt: skip
+    bullets = extractive_answer("How quickly will my claim be settled?", [clause])
+    assert (
+        bullets[0].text == "The Company shall settle a claim within 15 days of the last document."
+    )
+
+
 def test_nothing_relevant_gives_no_bullets() -> None:
     assert extractive_answer("Is dental treatment covered?", SOURCES) == []
     assert extractive_answer("What is the room rent limit?", []) == []
