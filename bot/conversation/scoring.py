@@ -80,7 +80,7 @@ def score_answer(
                 meaning=meaning,
             )
             and quoted_close(quoted, meaning)
-            and not (quoted is None and answers_elsewhere(question, bullets, sources, meaning))
+            and not answers_elsewhere(question, bullets, sources, meaning)
         ),
         numbers=int(numbers_grounded(question, bullets, sources)),
         not_copied=int(not_copied(question, bullets, sources, instructions)),

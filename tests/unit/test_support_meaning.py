@@ -294,6 +294,23 @@ def test_a_true_answer_citing_a_block_about_something_else_is_not_high() -> None
     assert _level(_elsewhere(quoted, [CUSTOMERS, EXPENSES], None)) == Confidence.HIGH
 
 
+def test_a_quoted_answer_citing_a_block_about_something_else_is_not_high_either() -> None:
+    """Passages quoted with no language model are judged the same way: the quote is picked
+    for the words it shares with the question, which is how it lands on the wrong block."""
+    meaning = Meaning(CountingEmbed(), threshold=0.5, elsewhere=Elsewhere(far=0.6, gap=0.025))
+    quoted = Bullet(EXPENSES.text.split("\n")[1], (2,))
+    scores = score_answer(
+        question=LARGEST,
+        bullets=[quoted],
+        sources=[CUSTOMERS, EXPENSES],
+        instructions=INSTRUCTIONS,
+        meaning=meaning,
+        quoted=meaning.similarity(LARGEST, quoted.text),
+    )
+    assert scores.qa_continuity == 0
+    assert _level(scores) == Confidence.MEDIUM
+
+
 def test_the_answer_from_the_closest_block_or_close_to_the_question_stays_high() -> None:
     rule = Elsewhere(far=0.6, gap=0.025)
     right = Bullet("Dell was the largest customer in 2019, at 12% of revenue.", (1,))

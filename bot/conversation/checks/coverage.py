@@ -224,8 +224,8 @@ def answers_elsewhere(
     question than any it cites (`meaning.elsewhere`, fitted by benchmarks/fit_support.py
     --elsewhere). "The largest of the increases in operating expenses was in headcount"
     shares "largest" with "who was the largest customer?" and is true to its block, while
-    the block on customers sits uncited. Judged for a model's answer, not for passages
-    quoted as they stand, which have their own closeness (quoted_close)."""
+    the block on customers sits uncited. Quoted passages are judged the same way: they
+    are picked for the words they share, which is how they land on another block."""
     if meaning is None or meaning.elsewhere is None:
         return False
     cited = {n for b in bullets for n in b.source_numbers}

@@ -27,7 +27,7 @@ FITTED = Path(__file__).with_name("support_fitted.json")
 
 @dataclass(frozen=True)
 class Elsewhere:
-    """A model's answer answers something else when none of its bullets is within `far`
+    """An answer answers something else when none of its bullets is within `far`
     of the question by meaning and the search ranked a block it does not cite closer to
     the question than every block it cites, by more than `gap`."""
 
@@ -41,8 +41,8 @@ class Meaning:
     model, see `fitted`); `closeness`: the similarity to its question at which an answer
     speaks to it (see `fitted_closeness`; None: words alone decide); `quoted`: the
     similarity to its question one line of a quoted answer needs (see
-    `fitted_quoted_closeness`; None: none is needed); `elsewhere`: when a model's answer
-    answers something else (see `fitted_elsewhere`; None: never judged)."""
+    `fitted_quoted_closeness`; None: none is needed); `elsewhere`: when an answer answers
+    something else (see `fitted_elsewhere`; None: never judged)."""
 
     def __init__(
         self,
@@ -127,7 +127,7 @@ def fitted_quoted_closeness(model_name: str) -> float | None:
 
 
 def fitted_elsewhere(model_name: str) -> Elsewhere | None:
-    """When a model's answer under `model_name` answers something else, as fitted by
+    """When an answer under `model_name` answers something else, as fitted by
     benchmarks/fit_support.py (`elsewhere`); None: never judged."""
     entry = (_fitted().get(model_name) or {}).get("elsewhere") or {}
     if entry.get("far") is None:
