@@ -120,7 +120,7 @@ def _table_passages(source: Source, rank: int, head: _Head, lines: list[str]) ->
             row_last = False
             continue
         row_last = True
-        group = columns.partition("; columns:")[0] if listed and "; columns:" in columns else ""
+        group = columns.rpartition("; columns:")[0] if listed else ""  # "" with no group
         context = _table_context(head.title, [*intro, group] if group else intro)
         label = line.split(" | ", 1)[0]
         out.append(Passage(source, rank, line, context, "row", len(out), label, columns))
