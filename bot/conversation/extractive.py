@@ -21,7 +21,6 @@ from rapidfuzz import fuzz
 from bot.conversation.acronyms import with_acronyms
 from bot.conversation.focus import Focus, conflicts
 from bot.conversation.passage_fit import (
-    defines,
     input_of,
     phrase_bonus,
     quantity_bonus,
@@ -45,13 +44,6 @@ _KEEP_RATIO = 0.75  # later bullets score at least this share of the first
 # below this share of the question's weight, nothing answers it ("could not find"):
 # benchmarks/fit_answers.py, like the next two
 ANSWER_FLOOR = fitted("quote_answer_floor", 0.3)
-# A sentence that adjusts a rule stated before it: it follows the rule, never leads.
-_QUALIFIES = re.compile(
-    r"\b(?:is|are|shall be|will be) (?:reduced|increased|extended|waived|limited) to\b"
-    r"|\b(?:does|do|shall|will) not apply\b|\bnot applicable\b|\bexcept\b|\bunless\b"
-    r"|\bhowever\b|\bprovided (?:that|further)\b|\bin such cases?\b|\bnotwithstanding\b",
-    re.IGNORECASE,
-)
 # How much meaning (embedding similarity to the question) adds
 SEMANTIC_WEIGHT = fitted("quote_semantic_weight", 0.6)
 # How much a better-ranked source adds (the first source all of it)
@@ -128,8 +120,6 @@ def quote(
     scored.sort(key=lambda s: s.score, reverse=True)
     if likeness is not None and Stage.QUOTE_MEANING in stages:
         scored = _by_meaning(scored, likeness)
-    if Stage.QUOTE_DEFINITION in stages:
-        scored = _first(scored, lambda p: defines(p, focus))
     if statement:
         scored = _first(scored, lambda p: statement_bonus(p, focus) > 0)
     best = _answering(scored, focus)
@@ -234,9 +224,8 @@ def _by_meaning(scored: list[_Scored], likeness: Likeness) -> list[_Scored]:
 
 
 def _first(scored: list[_Scored], wanted: Callable[[Passage], bool]) -> list[_Scored]:
-    """The passages the question asks for by kind come first, in their order: the
-    definition of the term a definition question names, the lines of the statement it
-    says to look in ("... shown in the cash flow statement")."""
+    """The passages the question asks for by kind come first, in their order: the lines
+    of the statement it says to look in ("... shown in the cash flow statement")."""
     first = [s for s in scored if wanted(s.passage)]
     return first + [s for s in scored if s not in first] if first else scored
 
@@ -303,7 +292,7 @@ def _choose(
             continue
         if not any(_overlaps(s.passage, c.passage) for c in chosen):
             chosen.append(s)
-    return _rule_first(chosen) if Stage.QUOTE_RULE_FIRST in stages else chosen
+    return chosen
 
 
 def _other_inputs(best: _Scored, scored: list[_Scored], focus: Focus, limit: int) -> list[_Scored]:
@@ -323,27 +312,6 @@ def _other_inputs(best: _Scored, scored: list[_Scored], focus: Focus, limit: int
             continue
         found[place] = s
     return [found[i] for i in sorted(found) if found[i] is not best]
-
-
-def _rule_first(chosen: list[_Scored]) -> list[_Scored]:
-    """A qualification ("The waiting period is reduced to 12 months for ...") follows the
-    rule it qualifies when both come from the same clause."""
-    out = list(chosen)
-    for i, s in enumerate(out):
-        if not _QUALIFIES.search(s.passage.text):
-            continue
-        rules = [
-            r
-            for r in out[i + 1 :]
-            if r.passage.source.number == s.passage.source.number
-            and r.passage.position < s.passage.position
-            and not _QUALIFIES.search(r.passage.text)
-        ]
-        if rules:
-            rule = rules[0]
-            out.remove(rule)
-            out.insert(i, rule)
-    return out
 
 
 def _key_terms(p: Passage, weights: dict[str, float]) -> frozenset[str]:

@@ -269,7 +269,6 @@ class Focus:
     asked: frozenset[str]  # stems of the phrase asked for ("claim settlement ratio")
     head: str  # the stem that phrase is about ("ratio"): an answer must speak of it
     head_word: str  # ... as the question wrote it
-    defined: str  # the term a definition question asks about ("hospital"), else ""
     wants: str  # "duration" | "money" | "percent" | "number" | "quantity" (any) | ""
     ids: tuple[IdName, ...]  # "Plan B"
     listing: bool  # asks for a list
@@ -322,7 +321,6 @@ def focus_of(
         asked=asked,
         head=heads[-1][0] if heads else "",
         head_word=heads[-1][1] if heads else "",
-        defined=defined.lower(),
         wants=_wants(text),
         ids=tuple(_ids(text)),
         listing=bool(_listing(active()).search(text)),

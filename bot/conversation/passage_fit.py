@@ -1,17 +1,13 @@
 """How one passage fits a question's focus, as the quoted answer weighs it: the quantity,
-range, phrase, financial-statement line or definition the question asks for."""
+range, phrase, or financial-statement line the question asks for."""
 
 from __future__ import annotations
-
-import re
 
 from bot.conversation.focus import WANTED_KINDS, Focus, states_loosely, word_pairs
 from bot.conversation.passages import Passage
 from bot.conversation.quantities import quantities
 from bot.conversation.text import content_words
 from knowledge.search.statements import measure_inputs, statement_weight, statements_asked
-
-_DEFINES = r"\b(?:means|shall mean|is defined as|refers to|includes?)\b"
 
 
 def quantity_bonus(p: Passage, focus: Focus) -> float:
@@ -46,15 +42,6 @@ def input_of(p: Passage, focus: Focus) -> int | None:
         return None
     inputs = measure_inputs(focus.question)
     return next((i for i, pattern in enumerate(inputs) if pattern.search(p.label)), None)
-
-
-def defines(p: Passage, focus: Focus) -> bool:
-    """The passage defines the term a definition question asks about ("Hospital means
-    ...", "'Hospital' (as used here) shall mean ...")."""
-    if not focus.defined:
-        return False
-    term = re.escape(focus.defined).replace(r"\ ", r"[\s-]+")
-    return bool(re.search(rf"(?i)\b{term}s?\b['’\"”]?\s*(?:\([^)]*\)\s*)?{_DEFINES}", p.text))
 
 
 def states_inputs(p: Passage, focus: Focus) -> bool:

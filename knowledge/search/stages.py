@@ -25,10 +25,8 @@ class Stage(StrEnum):
     QUOTE_MEANING = "quote_meaning"  # the passages closest in meaning to the question first
     QUOTE_PHRASE = "quote_phrase"  # the question's phrases found as phrases
     QUOTE_QUANTITY = "quote_quantity"  # a passage stating the kind of quantity asked for
-    QUOTE_DEFINITION = "quote_definition"  # "X means ..." for a definition question
     QUOTE_STATEMENT = "quote_statement"  # lines of the statement (or measure inputs) asked
     QUOTE_PERIOD = "quote_period"  # no table line for another period than the one asked
-    QUOTE_RULE_FIRST = "quote_rule_first"  # a rule before the sentences that qualify it
     QUOTE_SIBLINGS = "quote_siblings"  # no passage about a sibling ("Plan C" for "Plan B")
 
 
