@@ -128,7 +128,7 @@ def quote(
         return Quoted([], False, _why_not(focus, sources), related)
     if never := _never_used(best, focus, likeness, closeness):
         return Quoted([], False, f"the knowledge base never mentions {never}", related)
-    chosen = _choose(best, scored, focus, weights, max_bullets + focus.listing, stages)
+    chosen = _choose(best, scored, focus, max_bullets + focus.listing, stages)
     bullets = [Bullet(_shown(s.passage, focus), (s.passage.source.number,)) for s in chosen]
     inputs_only = not states_wanted(best.passage, focus) and states_inputs(best.passage, focus)
     return Quoted(bullets, True, inputs_only=inputs_only)
@@ -271,24 +271,18 @@ def _choose(
     best: _Scored,
     scored: list[_Scored],
     focus: Focus,
-    weights: dict[str, float],
     limit: int,
     stages: frozenset[Stage],
 ) -> list[_Scored]:
-    """The best passage, then others nearly as good that say something new about the
-    same thing: they hold the rarest question word the first one holds ("PED" in "PED
-    waiting period", so not the 30-day waiting period), or one of them when several are
-    as rare."""
+    """The best passage, then others nearly as good, by score and by the question's
+    words they hold, that say something new."""
     chosen = [best]
     if Stage.QUOTE_STATEMENT in stages:
         chosen += _other_inputs(best, scored, focus, limit)
-    keys = _key_terms(best.passage, weights)
     for s in scored:
         if len(chosen) >= limit:
             break
         if s is best or s.score < _KEEP_RATIO * best.score or s.lexical < 0.5 * best.lexical:
-            continue
-        if keys and not keys & (s.passage.stems | s.passage.context_stems | s.passage.path_stems):
             continue
         if not any(_overlaps(s.passage, c.passage) for c in chosen):
             chosen.append(s)
@@ -312,13 +306,6 @@ def _other_inputs(best: _Scored, scored: list[_Scored], focus: Focus, limit: int
             continue
         found[place] = s
     return [found[i] for i in sorted(found) if found[i] is not best]
-
-
-def _key_terms(p: Passage, weights: dict[str, float]) -> frozenset[str]:
-    """The rarest question words the passage holds (all of them when rarities tie)."""
-    held = {t: w for t, w in weights.items() if t in p.stems | p.context_stems}
-    top = max(held.values(), default=0.0)
-    return frozenset(t for t, w in held.items() if w == top)
 
 
 def _overlaps(a: Passage, b: Passage) -> bool:
