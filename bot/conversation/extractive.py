@@ -29,7 +29,7 @@ from bot.conversation.passage_fit import (
     states_wanted,
 )
 from bot.conversation.passages import Passage, passages
-from bot.conversation.periods import line_period, other_period
+from bot.conversation.periods import other_period
 from bot.conversation.quantities import quantities
 from bot.conversation.text import content_words, readable
 from bot.conversation.types import Bullet, Source
@@ -128,7 +128,7 @@ def quote(
         return Quoted([], False, _why_not(focus, sources), related)
     if never := _never_used(best, focus, likeness, closeness):
         return Quoted([], False, f"the knowledge base never mentions {never}", related)
-    chosen = _choose(best, scored, focus, max_bullets + focus.listing, stages)
+    chosen = _choose(best, scored, max_bullets + focus.listing)
     bullets = [Bullet(_shown(s.passage, focus), (s.passage.source.number,)) for s in chosen]
     inputs_only = not states_wanted(best.passage, focus) and states_inputs(best.passage, focus)
     return Quoted(bullets, True, inputs_only=inputs_only)
@@ -267,18 +267,10 @@ def _why_not(focus: Focus, sources: Sequence[Source]) -> str:
     return "no passage in the sources answers what was asked"
 
 
-def _choose(
-    best: _Scored,
-    scored: list[_Scored],
-    focus: Focus,
-    limit: int,
-    stages: frozenset[Stage],
-) -> list[_Scored]:
+def _choose(best: _Scored, scored: list[_Scored], limit: int) -> list[_Scored]:
     """The best passage, then others nearly as good, by score and by the question's
     words they hold, that say something new."""
     chosen = [best]
-    if Stage.QUOTE_STATEMENT in stages:
-        chosen += _other_inputs(best, scored, focus, limit)
     for s in scored:
         if len(chosen) >= limit:
             break
@@ -287,25 +279,6 @@ def _choose(
         if not any(_overlaps(s.passage, c.passage) for c in chosen):
             chosen.append(s)
     return chosen
-
-
-def _other_inputs(best: _Scored, scored: list[_Scored], focus: Focus, limit: int) -> list[_Scored]:
-    """When a measure was asked and the best passage is one of its input lines, the best
-    line for each of its other inputs, for the same period: the answer shows what the
-    measure is computed from."""
-    first = input_of(best.passage, focus)
-    if first is None:
-        return []
-    period = line_period(best.passage.text).years
-    found: dict[int, _Scored] = {first: best}
-    for s in scored:
-        place = input_of(s.passage, focus)
-        if place is None or place in found or len(found) >= limit:
-            continue
-        if period and line_period(s.passage.text).years not in (period, frozenset()):
-            continue
-        found[place] = s
-    return [found[i] for i in sorted(found) if found[i] is not best]
 
 
 def _overlaps(a: Passage, b: Passage) -> bool:
