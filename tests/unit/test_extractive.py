@@ -320,8 +320,8 @@ def test_a_word_sharing_a_stem_with_a_frame_word_still_names_what_is_asked() -> 
 
 def test_passages_as_rare_as_each_other_are_all_quoted_whatever_the_run() -> None:
     """ "declared" and "proposal" are as rare as each other across the sources: the
-    follow-up bullets may hold either. Picking one of them by set order gave a different
-    answer from one run of the bot to the next."""
+    follow-up bullets hold either. Choosing them by one rarest word, picked by set order,
+    once gave a different answer from one run of the bot to the next."""
     sources = [
         _rulebook(1, "Pre-existing diseases of the insured declared in the proposal are "
                      "covered after 36 months."),
