@@ -397,8 +397,8 @@ def test_a_sentence_of_other_amounts_does_not_outrank_the_one_that_answers() -> 
 def test_a_condition_asked_with_its_waiting_period_is_answered_from_its_own_list() -> None:
     """ "What is the waiting period for X?" is about X; "waiting period" only says a
     duration is wanted. X's own list, read with its lead-in ("Table B. Four years waiting
-    period: ..."), answers it, not the headings of the other lists or the definition of a
-    waiting period."""
+    period: ..."), answers it first, ahead of the headings of the other lists and the
+    definition of a waiting period."""
     rulebook = (
         "6.3 Specified disease waiting period\n"
         "Expenses related to the treatment of the listed conditions shall be excluded until "
