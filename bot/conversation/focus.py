@@ -91,8 +91,16 @@ _DEFINITION = (
     ),
 )
 _AUX = r"(?:does|do|is|are|will|can|would|must|should|did|has|have)"
+# Nouns naming an aspect of a thing: "the purpose of the free look period" is about the period.
+_ASPECT = r"(?:purpose|nature|basis|method|objective|terms?|conditions?|criteria|procedure|process)"
+# A phrase asked for runs on to a period or a place ("... in 2019", "... at June 30")
+_UNTIL_PERIOD = r"(?=\s+(?:in|for|during|between|from|as of|at|under)\b|\s*[?,.;:!]|\s*$)"
+_OF_ASPECT = rf"the {_ASPECT}(?:\s+(?:and|&)\s+{_ASPECT})? (?:of|for)\s+"
 _ASKED = (
-    re.compile(rf"\bwhat (?:is|are|was|were|will be|would be)\s+{_NP}{_STOP_AFTER}", _I),
+    re.compile(rf"\bwhat (?:is|are|was|were) {_OF_ASPECT}{_NP}{_UNTIL_PERIOD}", _I),
+    re.compile(
+        rf"\bwhat (?:is|are|was|were|will be|would be)\s+(?!{_OF_ASPECT}){_NP}{_STOP_AFTER}", _I
+    ),
     re.compile(rf"^\W*(?:what|which)\s+(?P<np>[a-z][a-z\s'-]*?)\s+{_AUX}\b", _I),
     re.compile(
         rf"\bwhat (?:does|do|did)\s+{_NP}\s+(?:say|state|require|provide|include|represent"
@@ -133,8 +141,7 @@ _ASKED = (
         _I,
     ),
     re.compile(  # "the value of minority interest", "the change in trade receivables"
-        rf"\b(?:(?:{_MEASURE_NOUNS})s? (?:of|in|for|from)\s+(?:the\s+)?)+{_NP}"
-        r"(?=\s+(?:in|for|during|between|from|as of|at|under)\b|\s*[?,.;:!]|\s*$)",
+        rf"\b(?:(?:{_MEASURE_NOUNS})s? (?:of|in|for|from)\s+(?:the\s+)?)+{_NP}{_UNTIL_PERIOD}",
         _I,
     ),
     re.compile(rf"\bhow (?:much|many) (?:is|are|was|were)\s+{_NP}{_STOP_AFTER}", _I),

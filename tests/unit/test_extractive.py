@@ -473,6 +473,28 @@ def test_what_a_cover_question_names_runs_on_past_from() -> None:
     assert "scuba diving" in bullets[0].text, bullets
 
 
+def test_the_purpose_or_conditions_of_a_thing_are_asked_about_the_thing() -> None:
+    """ "What is the purpose of the free look period?" is about the free look period. Read
+    as asking about "purpose", the answer had to name a purpose, so a rulebook whose free
+    look clause never says the word was declined, and one that used the word elsewhere
+    quoted that instead."""
+    free_look = _rulebook(
+        1,
+        "9.2 Free look period\nYou have 15 days from receiving the policy to review its terms "
+        "and return it for a refund of the premium, less the cost of any medical tests.",
+    )
+    other = _rulebook(
+        2,
+        "1.1 Preamble\nThe purpose of this policy is to pay for hospital treatment of the "
+        "insured person.",
+    )
+    question = "What is the purpose of the free look period?"
+    assert focus_of(question).asked == {"free", "look", "period"}
+    assert focus_of("What are the conditions for cashless claims?").asked == {"cashless", "claim"}
+    bullets = extractive_answer(question, [other, free_look])
+    assert bullets and "15 days from receiving the policy" in bullets[0].text, bullets
+
+
 def test_a_minimum_asked_is_answered_by_a_quantity_of_any_kind() -> None:
     """ "What is the minimum hospital stay?" asks for a duration, not an amount of money:
     "minimum" and "maximum" bound any quantity. Read as asking for money, no line stating
