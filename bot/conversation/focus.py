@@ -92,7 +92,10 @@ _DEFINITION = (
 )
 _AUX = r"(?:does|do|is|are|will|can|would|must|should|did|has|have)"
 # Nouns naming an aspect of a thing: "the purpose of the free look period" is about the period.
-_ASPECT = r"(?:purpose|nature|basis|method|objective|terms?|conditions?|criteria|procedure|process)"
+_ASPECT = (
+    r"(?:purpose|nature|scope|extent|basis|method|objective|terms?|conditions?|criteria"
+    r"|procedure|process)"
+)
 # A phrase asked for runs on to a period or a place ("... in 2019", "... at June 30")
 _UNTIL_PERIOD = r"(?=\s+(?:in|for|during|between|from|as of|at|under)\b|\s*[?,.;:!]|\s*$)"
 _OF_ASPECT = rf"the {_ASPECT}(?:\s+(?:and|&)\s+{_ASPECT})? (?:of|for)\s+"
