@@ -174,16 +174,24 @@ def _answer_kinds(vocabulary: Vocabulary) -> tuple[tuple[str, re.Pattern[str]], 
     duration = _DURATION_ASKED + (rf"|{periods}\s+period\b" if periods else "")
     money = "|".join(p for p in (_MONEY_ASKED, phrase_pattern(vocabulary.money_words)) if p)
     return (
+        ("age", _AGE_ASKED),
         ("duration", re.compile(duration, _I)),
         ("percent", re.compile(r"\bpercent(?:age)?\b|\bwhat (?:rate|share|proportion)\b|%", _I)),
         ("money", re.compile(money, _I)),
-        ("number", re.compile(r"\bhow many\b|\bwhat (?:age|number)\b|\bhow old\b|\bratio\b", _I)),
+        ("number", re.compile(r"\bhow many\b|\bwhat number\b|\bratio\b", _I)),
         ("quantity", re.compile(r"\b(?:maximum|minimum)\b", _I)),  # of any kind: "minimum stay"
     )
 
 
+# An age asked for ("what is the age limit for children?"), written in years or days
+_AGE_ASKED = re.compile(
+    r"\b(?:what|which|maximum|minimum|max|min|upper|lower|entry|exit)\s+age\b"
+    r"|\bage (?:limits?|bar|range)\b|\bhow old\b",
+    _I,
+)
 # The kinds of quantity that answer each kind of question ("how much" takes 2% or Rs 500).
 WANTED_KINDS = {
+    "age": {"duration", "number"},
     "duration": {"duration"},
     "money": {"money", "percent", "fraction", "number"},
     "percent": {"percent", "fraction"},

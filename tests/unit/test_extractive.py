@@ -495,6 +495,24 @@ def test_the_purpose_or_conditions_of_a_thing_are_asked_about_the_thing() -> Non
     assert bullets and "15 days from receiving the policy" in bullets[0].text, bullets
 
 
+def test_an_age_limit_is_answered_by_an_age_not_an_amount() -> None:
+    """ "What is the age limit for children?" asks for an age, written in years or days.
+    Read as asking for money (a "limit"), the line stating the ages did not answer it, and
+    the question was declined or answered with a money limit for children."""
+    eligibility = _rulebook(
+        1,
+        "2.1 Eligibility\nChildren between the ages of 91 days and 25 years may be covered "
+        "with their parents.",
+    )
+    money = _rulebook(
+        2,
+        "5.3 Vaccination\nVaccination of children is paid up to a limit of Rs. 1,000 per child "
+        "per policy year.",
+    )
+    bullets = extractive_answer("What is the age limit for children?", [money, eligibility])
+    assert bullets and "91 days and 25 years" in bullets[0].text, bullets
+
+
 def test_a_minimum_asked_is_answered_by_a_quantity_of_any_kind() -> None:
     """ "What is the minimum hospital stay?" asks for a duration, not an amount of money:
     "minimum" and "maximum" bound any quantity. Read as asking for money, no line stating
