@@ -513,17 +513,6 @@ def test_an_age_limit_is_answered_by_an_age_not_an_amount() -> None:
     assert bullets and "91 days and 25 years" in bullets[0].text, bullets
 
 
-def test_a_contracted_question_reads_as_written_out() -> None:
-    """ "What's the age limit for children?" asks what "What is the age limit for
-    children?" asks: read as written, "what's" matched no question shape, and the phrase
-    asked for became "children" instead of the age limit."""
-    for short, full in (
-        ("What's the age limit for children?", "What is the age limit for children?"),
-        ("What’s the grace period for renewal?", "What is the grace period for renewal?"),
-    ):
-        assert focus_of(short).asked == focus_of(full).asked != frozenset()
-
-
 def test_a_minimum_asked_is_answered_by_a_quantity_of_any_kind() -> None:
     """ "What is the minimum hospital stay?" asks for a duration, not an amount of money:
     "minimum" and "maximum" bound any quantity. Read as asking for money, no line stating
