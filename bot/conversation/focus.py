@@ -90,8 +90,6 @@ _DEFINITION = (
         _I,
     ),
 )
-# "What's the grace period?" reads as "What is the grace period?"
-_CONTRACTED = re.compile(r"\b(what|who|where|how|when|which|that|there)['’]s\b", _I)
 _AUX = r"(?:does|do|is|are|will|can|would|must|should|did|has|have)"
 # Nouns naming an aspect of a thing: "the purpose of the free look period" is about the period.
 _ASPECT = (
@@ -318,7 +316,7 @@ def focus_of(
     that length outside it ("veterinary") means the knowledge cannot answer.
     """
     ignored = {w.lower() for w in ignore}
-    text = _CHANGE_PAIR.sub("change", _without(_CONTRACTED.sub(r"\1 is", question), ignored))
+    text = _CHANGE_PAIR.sub("change", _without(question, ignored))
     frame = _word_set(_GENERIC) | _word_set(_PREDICATES) | _word_set(_AMOUNT_WORDS)
     terms = frozenset(topic_words(text))
     defined = _first_match(_DEFINITION, text, content_words)
