@@ -93,7 +93,7 @@ _DEFINITION = (
 _AUX = r"(?:does|do|is|are|will|can|would|must|should|did|has|have)"
 # Nouns naming an aspect of a thing: "the purpose of the free look period" is about the period.
 _ASPECT = (
-    r"(?:purpose|nature|scope|extent|basis|method|objective|terms?|conditions?|criteria"
+    r"(?:purpose|nature|status|scope|extent|basis|method|objective|terms?|conditions?|criteria"
     r"|procedure|process)"
 )
 # A phrase asked for runs on to a period or a place ("... in 2019", "... at June 30")
