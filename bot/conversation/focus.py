@@ -96,13 +96,11 @@ _ASPECT = (
     r"(?:purpose|nature|status|scope|extent|basis|method|objective|terms?|conditions?|criteria"
     r"|procedure|process)"
 )
-# A phrase asked for runs on to a period or a place ("... in 2019", "... at June 30")
-_UNTIL_PERIOD = r"(?=\s+(?:in|for|during|between|from|as of|at|under)\b|\s*[?,.;:!]|\s*$)"
-_OF_ASPECT = rf"the {_ASPECT}(?:\s+(?:and|&)\s+{_ASPECT})? (?:of|for)\s+"
+# "the nature and purpose of": what follows is asked about
+_OF_ASPECT = rf"(?:the {_ASPECT}(?:\s+(?:and|&)\s+{_ASPECT})? (?:of|for)\s+)?"
 _ASKED = (
-    re.compile(rf"\bwhat (?:is|are|was|were) {_OF_ASPECT}{_NP}{_UNTIL_PERIOD}", _I),
     re.compile(
-        rf"\bwhat (?:is|are|was|were|will be|would be)\s+(?!{_OF_ASPECT}){_NP}{_STOP_AFTER}", _I
+        rf"\bwhat (?:is|are|was|were|will be|would be)\s+{_OF_ASPECT}{_NP}{_STOP_AFTER}", _I
     ),
     re.compile(rf"^\W*(?:what|which)\s+(?P<np>[a-z][a-z\s'-]*?)\s+{_AUX}\b", _I),
     re.compile(
@@ -144,7 +142,8 @@ _ASKED = (
         _I,
     ),
     re.compile(  # "the value of minority interest", "the change in trade receivables"
-        rf"\b(?:(?:{_MEASURE_NOUNS})s? (?:of|in|for|from)\s+(?:the\s+)?)+{_NP}{_UNTIL_PERIOD}",
+        rf"\b(?:(?:{_MEASURE_NOUNS})s? (?:of|in|for|from)\s+(?:the\s+)?)+{_NP}"
+        r"(?=\s+(?:in|for|during|between|from|as of|at|under)\b|\s*[?,.;:!]|\s*$)",
         _I,
     ),
     re.compile(rf"\bhow (?:much|many) (?:is|are|was|were)\s+{_NP}{_STOP_AFTER}", _I),
