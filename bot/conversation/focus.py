@@ -286,7 +286,7 @@ class Focus:
     asked: frozenset[str]  # stems of the phrase asked for ("claim settlement ratio")
     head: str  # the stem that phrase is about ("ratio"): an answer must speak of it
     head_word: str  # ... as the question wrote it
-    wants: str  # "duration" | "money" | "percent" | "number" | "quantity" (any) | ""
+    wants: str  # "age" | "duration" | "money" | "percent" | "number" | "quantity" (any) | ""
     ids: tuple[IdName, ...]  # "Plan B"
     listing: bool  # asks for a list
     unknown: frozenset[str] = frozenset()  # asked words the knowledge never uses
