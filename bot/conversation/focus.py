@@ -24,9 +24,9 @@ from knowledge.vocabulary import Vocabulary, active, phrase_pattern
 
 # Words that shape a question without saying what it is about.
 _GENERIC = (
-    "tell explain know please want need much many long give show list mean get detail details "
-    "information question answer kind type option options choice choices find let help like "
-    "definition "
+    "tell explain know please want need much many long give show list mean meant get detail "
+    "details information question answer kind type option options choice choices find let "
+    "help like definition "
     "would could also exactly actually currently still already ever able per thing things way "
     "something anything "
     "happen happens say says said regarding related case done rs inr usd eur gbp lakh "
@@ -80,8 +80,7 @@ _DEFINITION = (
         + _STOP_AFTER,
         _I,
     ),
-    re.compile(rf"\bwhat (?:is|are) (?:meant by|the meaning of)\s+{_NP}{_STOP_AFTER}", _I),
-    re.compile(rf"\bmeaning of\s+{_NP}{_STOP_AFTER}", _I),
+    re.compile(rf"\b(?:meant by|meaning of)\s+{_NP}{_STOP_AFTER}", _I),
     re.compile(rf"\bwhat (?:does|do)\s+{_NP}\s+mean\b", _I),
     re.compile(
         r"\b(?:counts?|qualif(?:y|ies)|(?:is|are) (?:considered|regarded|treated)) as\s+"

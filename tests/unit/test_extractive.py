@@ -544,3 +544,22 @@ def test_an_item_of_a_numbered_list_set_as_a_table_is_quoted_with_its_list() -> 
         "Annexure-A List IV – Items that are to be subsumed into costs of treatment: "
         "17. Glucometer & Strips"
     ]
+
+
+def test_what_is_meant_by_a_term_is_asked_about_the_term() -> None:
+    """ "What is meant by co-payment?" and "What's meant by a network hospital?" ask about
+    the term. Read with "meant" as a word to find, a clause that says "meant" came first;
+    read not at all, the question had nothing to look for."""
+    co_payment = _rulebook(
+        1,
+        "7.3 Co-payment\nEach claim is subject to a co-payment of 20% of the admissible "
+        "amount, which the insured person bears.",
+    )
+    other = _rulebook(
+        2,
+        "2.4 Senior citizens\nThis benefit is meant for insured persons aged 60 and above, on "
+        "payment of an extra premium.",
+    )
+    assert focus_of("What's meant by a network hospital?").asked == {"network", "hospit"}
+    bullets = extractive_answer("What is meant by co-payment?", [other, co_payment])
+    assert bullets and "subject to a co-payment of 20%" in bullets[0].text, bullets
