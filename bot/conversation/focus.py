@@ -330,7 +330,7 @@ def focus_of(
     ]
     unknown = _unknown(f"{defined} {core}", vocabulary)
     period = period_asked(text)
-    describes = _describes(text)
+    describes = bool(_DESCRIBES.search(text))
     return Focus(
         question=question,
         terms=terms or frozenset(content_words(text)),
@@ -480,15 +480,8 @@ _YES_NO = re.compile(
 )
 
 
-def _describes(text: str) -> bool:
-    """Asks what a thing is, holds, means or is for, why, how or where; also a question
-    ending on its preposition ("... translated for?")."""
-    return bool(_DESCRIBES.search(text) or _STRANDED.search(text))
-
-
 # "What was X in 2019?", "how much was X for FY2022?": asked of a record kept in figures
 _WHAT_WAS = re.compile(r"^\W*(?:what (?:is|are|was|were)|how much)\b", _I)
-_STRANDED = re.compile(r"\b(?:for|on|by|with|about|to|from|into|of|at)\s*\?*\s*$", _I)
 
 
 def _ids(text: str) -> list[IdName]:

