@@ -163,6 +163,13 @@ _MONEY_ASKED = (
     r"|payable|pay(?:s|out)?|refund|expenses?|spending)\b"
 )
 
+# An age asked for ("what is the age limit for children?"), written in years or days
+_AGE_ASKED = re.compile(
+    r"\b(?:what|which|maximum|minimum|max|min|upper|lower|entry|exit)\s+age\b"
+    r"|\bage (?:limits?|bar|range)\b|\bhow old\b",
+    _I,
+)
+
 
 @lru_cache(maxsize=8)
 def _answer_kinds(vocabulary: Vocabulary) -> tuple[tuple[str, re.Pattern[str]], ...]:
@@ -181,12 +188,6 @@ def _answer_kinds(vocabulary: Vocabulary) -> tuple[tuple[str, re.Pattern[str]], 
     )
 
 
-# An age asked for ("what is the age limit for children?"), written in years or days
-_AGE_ASKED = re.compile(
-    r"\b(?:what|which|maximum|minimum|max|min|upper|lower|entry|exit)\s+age\b"
-    r"|\bage (?:limits?|bar|range)\b|\bhow old\b",
-    _I,
-)
 # The kinds of quantity that answer each kind of question ("how much" takes 2% or Rs 500).
 WANTED_KINDS = {
     "age": {"duration", "number"},
