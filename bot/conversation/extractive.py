@@ -40,7 +40,6 @@ from knowledge.search.statements import statements_asked
 MAX_BULLET_CHARS = 400
 MAX_LIST_BULLET_CHARS = 700
 _MIN_WORDS = 4  # shorter passages are headings ("3.1 Room rent"), not answers
-_KEEP_RATIO = 0.75  # later bullets score at least this share of the first
 # below this share of the question's weight, nothing answers it ("could not find"):
 # benchmarks/fit_answers.py, like the next two
 ANSWER_FLOOR = fitted("quote_answer_floor", 0.3)
@@ -268,13 +267,13 @@ def _why_not(focus: Focus, sources: Sequence[Source]) -> str:
 
 
 def _choose(best: _Scored, scored: list[_Scored], limit: int) -> list[_Scored]:
-    """The best passage, then others nearly as good, by score and by the question's
-    words they hold, that say something new."""
+    """The best passage, then others in order of score that hold half as much of the
+    question's words as it does, and say something new."""
     chosen = [best]
     for s in scored:
         if len(chosen) >= limit:
             break
-        if s is best or s.score < _KEEP_RATIO * best.score or s.lexical < 0.5 * best.lexical:
+        if s is best or s.lexical < 0.5 * best.lexical:
             continue
         if not any(_overlaps(s.passage, c.passage) for c in chosen):
             chosen.append(s)
