@@ -164,8 +164,10 @@ def _another_period(p: Passage, focus: Focus) -> bool:
     naming only other years ("Year 2021 results" for "FY 2022")."""
     if p.kind == "row":
         return other_period(p.text, focus.period)
+    if not focus.period.years:
+        return False
     heading = years_in(p.path.rsplit(PATH_SEPARATOR, 1)[-1])
-    return bool(focus.period.years and heading and not heading & focus.period.years)
+    return bool(heading) and not heading & focus.period.years
 
 
 def _score(
