@@ -164,6 +164,8 @@ async def test_posts_in_one_channel_keep_slacks_pace_and_other_channels_do_not_w
 
     times = sorted(p.at for p in bot.slack.posts(channel=CHANNEL))
     assert len(times) == 3
-    assert all(later - earlier >= 0.38 for earlier, later in pairwise(times))
+    # slots are 0.4 s apart when sent; a loaded machine may deliver one late and the next
+    # on time, so the fake server sees gaps a little shorter (unpaced, they are ~0 s)
+    assert all(later - earlier >= 0.3 for earlier, later in pairwise(times))
     [other] = bot.slack.posts(channel="C0GENERAL")
     assert other.at < times[-1]
