@@ -28,8 +28,8 @@ from bot.conversation.passage_fit import (
     states_inputs,
     states_wanted,
 )
-from bot.conversation.passages import PATH_SEPARATOR, Passage, passages
-from bot.conversation.periods import other_period, years_in
+from bot.conversation.passages import Passage, passages
+from bot.conversation.periods import other_period
 from bot.conversation.quantities import quantities
 from bot.conversation.text import content_words, readable
 from bot.conversation.types import Bullet, Source
@@ -153,21 +153,10 @@ def _eligible(p: Passage, terms: frozenset[str], focus: Focus, stages: frozenset
     statement = Stage.QUOTE_STATEMENT in stages and statement_bonus(p, focus)
     if not (p.stems | p.context_stems) & terms and not statement:
         return False
-    if Stage.QUOTE_PERIOD in stages and _another_period(p, focus):
+    if Stage.QUOTE_PERIOD in stages and p.kind == "row" and other_period(p.text, focus.period):
         return False  # "... | Three Months Ended June 30, 2022 | 609" for "FY 2023"
     siblings = Stage.QUOTE_SIBLINGS in stages and focus.ids
     return not (siblings and conflicts(p.text + " " + p.context, focus.ids))
-
-
-def _another_period(p: Passage, focus: Focus) -> bool:
-    """A table line for another period than the one asked, or a passage under a heading
-    naming only other years ("Year 2021 results" for "FY 2022")."""
-    if p.kind == "row":
-        return other_period(p.text, focus.period)
-    if not focus.period.years:
-        return False
-    heading = years_in(p.path.rsplit(PATH_SEPARATOR, 1)[-1])
-    return bool(heading) and not heading & focus.period.years
 
 
 def _score(

@@ -26,7 +26,7 @@ class Stage(StrEnum):
     QUOTE_PHRASE = "quote_phrase"  # the question's phrases found as phrases
     QUOTE_QUANTITY = "quote_quantity"  # a passage stating the kind of quantity asked for
     QUOTE_STATEMENT = "quote_statement"  # lines of the statement (or measure inputs) asked
-    QUOTE_PERIOD = "quote_period"  # no table line or section for another period than asked
+    QUOTE_PERIOD = "quote_period"  # no table line for another period than the one asked
     QUOTE_SIBLINGS = "quote_siblings"  # no passage about a sibling ("Plan C" for "Plan B")
 
 

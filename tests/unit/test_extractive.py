@@ -189,40 +189,6 @@ def test_a_line_for_another_period_than_asked_is_not_quoted() -> None:
     assert [b.text.rsplit("| ", 1)[-1] for b in bullets] == ["2,018"]
 
 
-def test_a_section_headed_with_another_year_is_not_quoted() -> None:
-    """A filing explains each year under its own heading; a question about FY 2022 is
-    answered from "Year 2022 results", not from the better-ranked "Year 2021 results"."""
-    earlier = Source(
-        1, "c1", "rulebook", "10-K", "p. 31",
-        "Item 7 MD&A > Year 2021 results\nOperating income margin decreased 1.2 percentage "
-        "points, driven by higher raw material costs and operating income margin pressure "
-        "from supply chain disruption.",
-    )  # fmt: skip
-    asked = Source(
-        2, "c2", "rulebook", "10-K", "p. 32",
-        "Item 7 MD&A > Year 2022 results\nOperating income margin decreased 3.4 percentage "
-        "points, driven by litigation charges.",
-    )  # fmt: skip
-    question = "What drove the change in operating income margin in FY2022?"
-
-    assert extractive_answer(question, [earlier, asked])[0].source_numbers == (2,)
-    assert extractive_answer(question.replace("2022", "2021"), [earlier, asked])[
-        0
-    ].source_numbers == (1,)
-
-
-def test_a_year_in_a_heading_above_the_section_does_not_exclude_it() -> None:
-    """A report titled for one year also gives the year before; only the section's own
-    heading dates what it says."""
-    report = Source(
-        1, "c1", "rulebook", "annual.pdf", "p. 9",
-        "Annual Report 2022 > Results of operations\nRevenue in fiscal 2021 was $5.2 billion, "
-        "up from $4.8 billion in fiscal 2020.",
-    )  # fmt: skip
-    bullets = extractive_answer("What was revenue in fiscal 2021?", [report])
-    assert bullets and "$5.2 billion" in bullets[0].text
-
-
 def test_a_measure_is_answered_with_the_lines_it_is_computed_from() -> None:
     sheet = Source(
         1, "c1", "table", "10-K", "p. 56",
