@@ -22,7 +22,7 @@ import re
 
 from knowledge.documents import ChunkDraft, ChunkKind
 
-RECIPE = "2026-12-01: a caption ending in a colon keeps the lead-in above it"
+RECIPE = "2026-11-29: tables keep their period rows, group labels and captions"
 _CELL = " | "
 _FIGURE = re.compile(
     r"^[\s$€£¥₹(+−–—-]*(?:\d[\d,]*(?:\.\d+)?)?\s*(?:%|x|bps|pts?)?\s*\)?\s*%?\s*$", re.IGNORECASE

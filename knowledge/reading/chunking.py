@@ -68,8 +68,7 @@ def chunk_document(blocks: Iterable[Block], *, file_name: str) -> list[ChunkDraf
 def _intro(before: list[Block]) -> str:
     """The lines leading into a table: the sentence that introduces it ("... upto the
     limits provided below:") and the captions between that and the table ("December 31,",
-    "(in millions)", "Reportable Segment:"). A caption may end in a colon too; the lines
-    above it are still read, up to the sentence that introduces the table.
+    "(in millions)").
 
     Two tables under one heading often share their column headers; the lead-in is what
     tells "room rent limits" from "ICU limits" once a chunk is retrieved on its own, and a
@@ -78,7 +77,7 @@ def _intro(before: list[Block]) -> str:
     lines: list[str] = []
     for block in reversed(before):
         text = " ".join(block.text.split()) if isinstance(block, Para) else ""
-        if text.endswith(":") and len(text) > MAX_CAPTION_CHARS:
+        if text.endswith(":"):
             return "\n".join([_lead_in(text), *lines])
         if not text or len(text) > MAX_CAPTION_CHARS or text[-1] in ".!?;":
             break

@@ -297,20 +297,6 @@ def test_a_table_carries_its_lead_in_and_the_captions_that_date_and_scale_it() -
     assert "allowances" not in " ".join(second), "a sentence that ends is not a lead-in"
 
 
-def test_a_caption_ending_in_a_colon_keeps_the_sentence_that_introduces_the_table() -> None:
-    rows: list[list[str | None]] = [["", "AMER", "Total"], ["Healthcare", "$488", "$1,219"]]
-    chunks = _chunks(
-        Para("The table below includes the Company's revenue by segment (in thousands):"),
-        Para("Fiscal Year Ended September 28, 2019 Reportable Segment:"),
-        _table(rows, header_rows=1),
-    )
-    (table,) = [c.text.splitlines() for c in chunks if c.kind == ChunkKind.TABLE]
-    assert table[1:3] == [
-        "The table below includes the Company's revenue by segment (in thousands):",
-        "Fiscal Year Ended September 28, 2019 Reportable Segment:",
-    ], "what the figures are (revenue) is said by the sentence above the caption"
-
-
 def test_annual_report_parts_items_and_notes_make_the_outline_not_the_cover_page() -> None:
     chunks = _chunks(
         Para("345 Park Avenue, San Jose, California 95110", bold=True),
