@@ -95,7 +95,9 @@ def quote(
     them by meaning: "What industry does it operate in?" is answered by "a global leader
     in packaging", which shares no word with it. A question using a word the knowledge
     never uses is declined unless the best passage is within `closeness` of it by meaning
-    (see _never_used). `stages`: which of these rules apply.
+    (see _never_used); so is one whose asked words no passage uses ("What were the main
+    components of ...?" answered by what "consisted primarily of"). `stages`: which of
+    these rules apply.
     """
     related = list(sources[:3])
     focus = with_acronyms(focus, (s.text for s in sources))
@@ -122,6 +124,8 @@ def quote(
     if statement:
         scored = _first(scored, lambda p: statement_bonus(p, focus) > 0)
     best = _answering(scored, focus)
+    if best is None and _close(scored[0], likeness, closeness):
+        best = scored[0]  # no passage names the asked word; the best says it in others
     pointed = statement and statement_bonus(best.passage, focus) if best else False
     if best is None or (best.lexical < ANSWER_FLOOR and not pointed):
         return Quoted([], False, _why_not(focus, sources), related)
@@ -193,17 +197,20 @@ def _never_used(
     settlement ratio": no percentage will do)."""
     if not focus.unknown:
         return ""
-    if (
-        likeness is not None
-        and closeness is not None
-        and likeness([best.passage.shown()])[0] >= closeness
-    ):
+    if _close(best, likeness, closeness):
         return ""
     if focus.unknown_head:
         return focus.head_word
     if focus.wants and states_wanted(best.passage, focus):
         return ""
     return ", ".join(sorted(focus.unknown))  # "veterinary bills": no bill will do
+
+
+def _close(s: _Scored, likeness: Likeness | None, closeness: float | None) -> bool:
+    """As close to the question by meaning as answers are."""
+    if likeness is None or closeness is None:
+        return False
+    return likeness([s.passage.shown()])[0] >= closeness
 
 
 def _by_meaning(scored: list[_Scored], likeness: Likeness) -> list[_Scored]:

@@ -305,6 +305,28 @@ def test_a_word_the_knowledge_never_uses_is_forgiven_when_the_passage_is_close_b
     assert "never mentions strength" in far.reason
 
 
+def test_a_question_framed_in_words_no_passage_uses_is_answered_by_its_closest_passage() -> None:
+    """No passage says "components"; the one saying what the cash consisted of answers
+    the question, and is as close to it by meaning as answers are."""
+    sources = [
+        _rulebook(1, "Net cash used for investing activities consisted primarily of 9.0 "
+                     "billion of capital expenditures and 1.2 billion of acquisitions."),
+        _rulebook(2, "Net cash provided by operating activities rose to 12.1 billion on "
+                     "higher net income."),
+    ]  # fmt: skip
+    focus = focus_of("What were the main components of net cash used for investing activities?")
+
+    def close(texts: Sequence[str]) -> list[float]:
+        return [0.7 if "investing" in t else 0.3 for t in texts]
+
+    answered = quote(focus, sources, likeness=close, closeness=0.55)
+    assert answered.answered, answered.reason
+    assert answered.bullets[0].text.startswith("Net cash used for investing activities")
+    far = quote(focus, sources, likeness=lambda texts: [0.45 for _ in texts], closeness=0.55)
+    assert not far.answered
+    assert "components" in far.reason
+
+
 def test_a_word_sharing_a_stem_with_a_frame_word_still_names_what_is_asked() -> None:
     """ "effect" only frames a question ("what is the effect of ..."); "effective" in
     "effective tax rate" says which rate is asked for, so the effective rate is quoted
