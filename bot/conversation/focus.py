@@ -207,6 +207,7 @@ _DESCRIBES = re.compile(
     r"|\b(?:include[sd]?|consists? of|comprises?d?(?: of)?|represents?|relates? to|subject to"
     r"|used for|attributable to|made up of|mean|defined|reflects?|refers? to|stands? for)\s*\??\s*$"
     r"|\bwhat (?:is|are|was|were) the (?:definition|meaning|purpose|reasons?|basis|method)\b"
+    r"|\bwhat (?:[a-z]+\s+)?(?:is|are|was|were) (?:included|contained|comprised) in\b"
     r"|^\W*how (?:is|are|was|were|do|does|did|can|could|should|will|would|must|shall)\b",
     _I,
 )

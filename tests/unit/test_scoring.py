@@ -875,6 +875,30 @@ def test_asked_what_an_item_represents_its_figure_alone_is_not_high() -> None:
     assert levels[1] != Confidence.HIGH
 
 
+FEES = [
+    _source(1, "Note 20 Auditor's fees\nAudit fees include the annual audit of the consolidated "
+               "statements and the reviews of the quarterly reports.\ncolumns: — | 2019 | 2018"
+               "\nAudit fees | 2019 | 1,240\nAudit fees | 2018 | 1,180", "annual_report.pdf"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "question", ["What do audit fees include?", "What is included in audit fees?"]
+)
+def test_asked_what_an_amount_includes_its_figure_alone_is_not_high(question: str) -> None:
+    """ "What is included in X?" asks what X covers, as "What does X include?" does; X's
+    fee line says how much, not what for."""
+    row = Bullet("Audit fees | 2019 | 1,240", (1,))
+    meaning = Bullet(
+        "Audit fees include the annual audit of the consolidated statements and the reviews "
+        "of the quarterly reports.",
+        (1,),
+    )
+    levels = [confidence_for(_score([b], FEES, question), has_context=True) for b in (meaning, row)]
+    assert levels[0] == Confidence.HIGH
+    assert levels[1] != Confidence.HIGH
+
+
 def test_asked_which_years_an_item_was_reported_for_its_figures_answer() -> None:
     """ "In which years was X reported for?" ends on its preposition but asks which years
     hold a figure: the table lines giving X for each year answer it at High."""
