@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
+from typing import TypeVar
 
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from knowledge.access import Reader
@@ -27,6 +29,8 @@ from knowledge.store import sources as source_store
 from knowledge.store import triples as triple_store
 from knowledge.store import vocabulary as vocabulary_store
 from knowledge.store.chunks import ChunkStore
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -85,31 +89,27 @@ class Knowledge:
         return [n for n in every if n.source_id in readable]
 
     def _document_names(self, scopes: Sequence[str]) -> list[DocumentName]:
+        def names(conn: Connection) -> list[DocumentName]:
+            rows = [r for scope in scopes for r in source_store.list_sources(conn, scope=scope)]
+            ok = [r for r in rows if r.kind == "rulebook" and r.status == "ok"]
+            return [DocumentName(r.id, r.uri, name_words(r.uri)) for r in ok]
 
-        def load() -> list[DocumentName]:
-            with self.engine.connect() as conn:
-                rows = [r for scope in scopes for r in source_store.list_sources(conn, scope=scope)]
-            return [
-                DocumentName(r.id, r.uri, name_words(r.uri))
-                for r in rows
-                if r.kind == "rulebook" and r.status == "ok"
-            ]
-
-        return self.cache.get(("documents", *scopes), load)
+        return self._read(("documents", *scopes), names)
 
     def glossary(self, scopes: Sequence[str]) -> list[GlossaryEntry]:
-        def load() -> list[GlossaryEntry]:
-            with self.engine.connect() as conn:
-                return glossary_store.entries(conn, scopes=scopes)
-
-        return self.cache.get(("glossary", *scopes), load)
+        return self._read(("glossary", *scopes), partial(glossary_store.entries, scopes=scopes))
 
     def entity_names(self, scopes: Sequence[str]) -> set[str]:
-        def load() -> set[str]:
-            with self.engine.connect() as conn:
-                return triple_store.entity_names(conn, scopes=scopes)
+        return self._read(("entities", *scopes), partial(triple_store.entity_names, scopes=scopes))
 
-        return self.cache.get(("entities", *scopes), load)
+    def _read(self, key: tuple[str, ...], read: Callable[[Connection], T]) -> T:
+        """What `read` finds in the database, kept for a minute under `key`."""
+
+        def load() -> T:
+            with self.engine.connect() as conn:
+                return read(conn)
+
+        return self.cache.get(key, load)
 
     def similarity(
         self, query: str, texts: Sequence[str], *, vector: list[float] | None = None
@@ -164,12 +164,7 @@ class Knowledge:
 
     def vocabulary(self, scopes: Sequence[str]) -> set[str]:
         """Words the indexed knowledge uses (for correcting misspellings in questions)."""
-
-        def load() -> set[str]:
-            with self.engine.connect() as conn:
-                return vocabulary_store.words(conn, scopes=scopes)
-
-        return self.cache.get(("vocabulary", *scopes), load)
+        return self._read(("vocabulary", *scopes), partial(vocabulary_store.words, scopes=scopes))
 
     def facts_about(
         self, entity_keys: Iterable[str], scopes: Sequence[str], *, hops: int = 1

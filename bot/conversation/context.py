@@ -76,30 +76,15 @@ def number_sources(
         for i, c in enumerate(chunks, start=1)
     ]
     for entry in definitions:
-        text = f"{entry.term}: {entry.expansion}" + (
-            f". {entry.definition}" if entry.definition else ""
-        )
-        sources.append(
-            Source(
-                len(sources) + 1,
-                f"glossary:{entry.term}",
-                "definition",
-                "Glossary",
-                entry.term,
-                text,
-            )
-        )
+        defined = f". {entry.definition}" if entry.definition else ""
+        text = f"{entry.term}: {entry.expansion}{defined}"
+        key = f"glossary:{entry.term}"
+        sources.append(Source(len(sources) + 1, key, "definition", "Glossary", entry.term, text))
     if facts:
-        sources.append(
-            Source(
-                len(sources) + 1,
-                "graph:" + "|".join(sorted({t.subject for t in facts})),
-                "graph",
-                "Knowledge graph",
-                ", ".join(sorted({t.subject for t in facts}))[:120],
-                render_facts(facts, facts_format),
-            )
-        )
+        subjects = sorted({t.subject for t in facts})
+        about, text = ", ".join(subjects)[:120], render_facts(facts, facts_format)
+        key = "graph:" + "|".join(subjects)
+        sources.append(Source(len(sources) + 1, key, "graph", "Knowledge graph", about, text))
     return sources
 
 

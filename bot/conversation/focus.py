@@ -340,7 +340,7 @@ def focus_of(
         head=heads[-1][0] if heads else "",
         head_word=heads[-1][1] if heads else "",
         wants=_wants(text),
-        ids=tuple(_ids(text)),
+        ids=ids_in(text),
         listing=bool(_listing(active()).search(text)),
         unknown=unknown,
         unknown_head=bool(heads) and heads[-1][0] in unknown,
@@ -486,19 +486,14 @@ _YES_NO = re.compile(
 _WHAT_WAS = re.compile(r"^\W*(?:what (?:is|are|was|were)|how much)\b", _I)
 
 
-def _ids(text: str) -> list[IdName]:
-    out = []
-    for m in _ID_NAME.finditer(text):
-        kind, ident = m.group(1).lower(), m.group(2)
-        if kind in _NOT_ID_KINDS or (ident.isdigit() and not m.group(1)[0].isupper()):
-            continue
-        out.append(IdName(kind, ident.upper()))
-    return out
-
-
 def ids_in(text: str) -> tuple[IdName, ...]:
-    """The id-like names a text uses ("Plan B", "Option 2")."""
-    return tuple(_ids(text))
+    """The id-like names a text uses ("Plan B", "Option 2"; not "clause 4" or "page 2")."""
+    return tuple(
+        IdName(m.group(1).lower(), m.group(2).upper())
+        for m in _ID_NAME.finditer(text)
+        if m.group(1).lower() not in _NOT_ID_KINDS
+        and not (m.group(2).isdigit() and not m.group(1)[0].isupper())
+    )
 
 
 def conflicts(text: str, ids: Iterable[IdName]) -> bool:

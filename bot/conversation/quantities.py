@@ -211,8 +211,8 @@ def _quantity(scrubbed: str, text: str, m: re.Match[str]) -> Quantity | None:
     while end > m.start() and scrubbed[end - 1].isspace():
         end -= 1
     scaled = bool(m.group("scale"))
-    precision = _precision(m, value, raw=_raw_value(m)) if scaled or "." in m.group("num") else 0.0
     raw = _raw_value(m)
+    precision = _precision(m, value, raw=raw) if scaled or "." in m.group("num") else 0.0
     if minus and kind != "duration":
         value, raw = -value, -raw
     return Quantity(value, kind, m.start(), end, text[m.start() : end], scaled, precision, raw)
@@ -238,11 +238,7 @@ def _word_bounded(text: str, start: int, end: int) -> bool:
 
 
 def _value(m: re.Match[str]) -> float | None:
-    raw = m.group("num")
-    if m.group("sp") is not None:
-        number = float(_spelled_value(raw))
-    else:
-        number = float(raw.replace(",", ""))
+    number = _raw_value(m)
     if m.group("frac"):
         denominator = float(re.sub(r"\D", "", m.group("frac")) or 0)
         if not denominator:
@@ -294,9 +290,7 @@ def _kind(m: re.Match[str], value: float) -> tuple[str, float]:
         return "fraction", value
     if m.group("cur") or m.group("dash"):
         return "money", value
-    if m.group("scale") and (m.group("scale") or "").strip().lower() in (
-        "lakh", "lakhs", "lac", "lacs", "crore", "crores", "l", "cr",
-    ):  # fmt: skip
+    if (m.group("scale") or "").strip().lower().rstrip("s") in ("lakh", "lac", "crore", "l", "cr"):
         return "money", value
     return "number", value
 

@@ -7,8 +7,10 @@ Naming (which documents the question names) runs before it, in `knowledge.servic
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
+from typing import Any, TypeVar
 
 from knowledge.models.embeddings import Embedder
 from knowledge.search.budget import DEFAULT_BUDGET, Budget, apply_budget, dedupe
@@ -20,6 +22,8 @@ from knowledge.search.stages import ALL_STAGES, Stage
 from knowledge.search.statement_tables import statement_tables
 from knowledge.search.widening import widen
 from knowledge.store.chunks import ChunkHit, ChunkStore
+
+T = TypeVar("T")
 
 
 class Retriever:
@@ -72,20 +76,18 @@ class Retriever:
             return RetrievalResult([], timings)
         dense: list[ChunkHit] = []
         vector = query_embedding
-        if mode in ("hybrid", "dense") and vector is None:
-            started = time.perf_counter()  # before the database work: on two cores the
-            vector = self._embedder.embed_query(query)  # model and Postgres would compete
-            timings["embed_query"] = _ms(started)
+        if mode in ("hybrid", "dense") and vector is None:  # before the database work: on
+            # two cores the model and Postgres would compete
+            vector = _timed(timings, "embed_query", self._embedder.embed_query, query)
         sparse: Future[list[ChunkHit]] | None = None
+        where = {"scopes": scopes, "sources": sources, "readers": readers}
         if mode in ("hybrid", "sparse"):  # the two queries run side by side in Postgres
-            words = text_query or query
-            sparse = self._side.submit(self._sparse, words, scopes, sources, readers, timings)
+            words, limit = text_query or query, self._sparse_pool
+            search = partial(_timed, timings, "sparse", self._chunks.sparse)
+            sparse = self._side.submit(search, words, limit=limit, **where)
         if vector is not None and mode in ("hybrid", "dense"):
-            started = time.perf_counter()
-            dense = self._chunks.dense(
-                vector, scopes=scopes, limit=self._dense_pool, sources=sources, readers=readers
-            )
-            timings["dense"] = _ms(started)
+            limit = self._dense_pool
+            dense = _timed(timings, "dense", self._chunks.dense, vector, limit=limit, **where)
         hints = hints or Hints(query)
         fused = self._fuse(dense, sparse, text_query or query, scopes, on, timings)
         if vector is not None and Stage.STATEMENT_TABLES in on:
@@ -123,27 +125,21 @@ class Retriever:
         texts = sparse.result() if sparse else []
         known: dict[str, float] = {}
         if sparse is not None and dense and Stage.TEXT_RANKS in on:
-            started = time.perf_counter()
             unmatched = sorted({h.node_id for h in dense} - {h.node_id for h in texts})
-            known = self._chunks.text_ranks(unmatched, words, scopes=scopes)
-            timings["text_ranks"] = _ms(started)
+            ranks = self._chunks.text_ranks
+            known = _timed(timings, "text_ranks", ranks, unmatched, words, scopes=scopes)
         return fuse(dense, texts, self.weights, known)
-
-    def _sparse(
-        self,
-        query: str,
-        scopes: Sequence[str],
-        sources: Sequence[int] | None,
-        readers: Sequence[str] | None,
-        timings: dict[str, float],
-    ) -> list[ChunkHit]:
-        started = time.perf_counter()
-        hits = self._chunks.sparse(
-            query, scopes=scopes, limit=self._sparse_pool, sources=sources, readers=readers
-        )
-        timings["sparse"] = _ms(started)
-        return hits
 
 
 def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 2)
+
+
+def _timed(
+    timings: dict[str, float], name: str, step: Callable[..., T], *args: Any, **kwargs: Any
+) -> T:
+    """`step(*args, **kwargs)`, its time noted in `timings` under `name`."""
+    started = time.perf_counter()
+    result = step(*args, **kwargs)
+    timings[name] = _ms(started)
+    return result
