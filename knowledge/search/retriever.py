@@ -76,8 +76,9 @@ class Retriever:
             return RetrievalResult([], timings)
         dense: list[ChunkHit] = []
         vector = query_embedding
-        if mode in ("hybrid", "dense") and vector is None:  # before the database work: on
-            # two cores the model and Postgres would compete
+        # the question is embedded before the database work: on two cores the model and
+        # Postgres would compete
+        if mode in ("hybrid", "dense") and vector is None:
             vector = _timed(timings, "embed_query", self._embedder.embed_query, query)
         sparse: Future[list[ChunkHit]] | None = None
         where = {"scopes": scopes, "sources": sources, "readers": readers}
