@@ -60,6 +60,7 @@ def main(total_chunks: int = 10_000, rounds: int = 5) -> None:
                 thread = str(uuid.uuid4())
                 for q in QUESTIONS:
                     clear_caches()  # as if every chunk and answer were new to the scorer
+                    kb.embedder.forget()  # and to the embedding model
                     started = time.perf_counter()
                     answer = services.pipeline.answer_now(
                         console_turn(q, thread=thread, scopes=("default",))

@@ -18,6 +18,7 @@ from knowledge.ingest.index import prepare_index
 from knowledge.ingest.ingestor import Ingestor
 from knowledge.ingest.reports import OnChange
 from knowledge.models.embeddings import Embedder
+from knowledge.models.remembered import RememberedEmbedder
 from knowledge.reading.loaders.faq import Paraphraser
 from knowledge.search.budget import Budget
 from knowledge.search.naming import DocumentName, name_words, narrowed
@@ -36,7 +37,7 @@ T = TypeVar("T")
 @dataclass
 class Knowledge:
     engine: Engine
-    embedder: Embedder
+    embedder: RememberedEmbedder
     chunks: ChunkStore
     ingestor: Ingestor
     retriever: Retriever
@@ -111,16 +112,14 @@ class Knowledge:
 
         return self.cache.get(key, load)
 
-    def similarity(
-        self, query: str, texts: Sequence[str], *, vector: list[float] | None = None
-    ) -> list[float]:
+    def similarity(self, query: str, texts: Sequence[str]) -> list[float]:
         """Cosine similarity of each text to `query` under the index's embedding model
-        (for choosing which retrieved passage answers best); `vector`: the query's
-        embedding, when retrieval already computed it."""
+        (for choosing which retrieved passage answers best; a text or question embedded
+        lately is not embedded again)."""
         if not texts:
             return []
         vectors = self.embedder.embed_documents(list(texts))
-        wanted = vector if vector is not None else self.embedder.embed_query(query)
+        wanted = self.embedder.embed_query(query)
         return [_cosine(wanted, v) for v in vectors]
 
     def may_read(
@@ -184,12 +183,13 @@ def open_knowledge(
     """Check the index's model matches `embedder` (or record it) and wire the parts."""
     dim = prepare_index(engine, embedder)
     chunks = ChunkStore(engine, async_engine, dim=dim)
+    answering = RememberedEmbedder(embedder)  # ingest's texts are new: it embeds directly
     return Knowledge(
         engine=engine,
-        embedder=embedder,
+        embedder=answering,
         chunks=chunks,
         ingestor=Ingestor(engine, chunks, embedder, paraphraser=paraphraser, on_change=on_change),
-        retriever=Retriever(chunks, embedder),
+        retriever=Retriever(chunks, answering),
     )
 
 

@@ -33,20 +33,6 @@ def supported(bullets: Sequence[Bullet], scores: CheckScores) -> bool:
     return bool(bullets) and cite and bool(scores.contextual_continuity and scores.numbers)
 
 
-def remembered(likeness: Likeness) -> Likeness:
-    """The same similarity to the question, each text measured once: quoting, the
-    checks and declining ask about the same passages."""
-    known: dict[str, float] = {}
-
-    def similar(texts: Sequence[str]) -> list[float]:
-        new = list(dict.fromkeys(t for t in texts if t not in known))
-        if new:
-            known.update(zip(new, likeness(new), strict=True))
-        return [known[t] for t in texts]
-
-    return similar
-
-
 def closeness(bullets: Sequence[Bullet], likeness: Likeness) -> float:
     """How close the answer comes to the question by meaning: its closest bullet."""
     texts = [b.text for b in bullets if b.text.strip()]

@@ -16,7 +16,7 @@ import prompts
 from bot.conversation.acronyms import with_acronyms
 from bot.conversation.checks.meaning import Meaning, fitted_closeness, fitted_meaning
 from bot.conversation.context import fence, glossary_preamble, number_sources, relevant
-from bot.conversation.declining import Likeness, closeness, declined, remembered
+from bot.conversation.declining import Likeness, closeness, declined
 from bot.conversation.drafting import Drafter, DraftSink
 from bot.conversation.focus import Focus, focus_of
 from bot.conversation.generate import EXTRACTIVE, Generated, generate, prompt_name
@@ -226,13 +226,7 @@ class Pipeline:
         focus = with_acronyms(focus, (s.text for s in sources))
         retrieved = retrieval_record(result.chunks, sources)
         version = self._chooser.choose(prompt_name(intent), intent.value) if self._chooser else None
-        likeness = remembered(
-            partial(
-                self._knowledge.similarity,
-                searched,
-                vector=None if result.searched else result.vector,
-            )
-        )
+        likeness = partial(self._knowledge.similarity, searched)
         with timer.step("generate"):
             generated = (
                 generate(

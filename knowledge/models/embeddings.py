@@ -26,8 +26,11 @@ LOCAL_DEFAULT = "all-MiniLM-L6-v2"
 
 
 class Embedder(Protocol):
-    model_name: str
-    dim: int
+    @property
+    def model_name(self) -> str: ...
+
+    @property
+    def dim(self) -> int: ...
 
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]: ...
 

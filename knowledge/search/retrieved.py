@@ -42,7 +42,6 @@ class RetrievalResult:
     timings_ms: dict[str, float] = field(default_factory=dict)
     named: tuple[DocumentName, ...] = ()  # documents the question names (search kept to them)
     searched: str = ""  # the text searched, when it differs from the question
-    vector: list[float] | None = None  # the embedding of the text searched
     stages: frozenset[Stage] = ALL_STAGES  # the stages above the core that ran
 
 

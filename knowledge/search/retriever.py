@@ -111,7 +111,7 @@ class Retriever:
         if Stage.DENSE_FLOOR in on:
             kept = keep_densest(kept, ranked, self.floor)
         timings["rank"] = _ms(started)
-        return RetrievalResult(kept, timings, vector=vector, stages=on)
+        return RetrievalResult(kept, timings, stages=on)
 
     def _fuse(
         self,

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 import pytest
 
 from bot.conversation.checks.meaning import Meaning, fitted, fitted_quoted_closeness
-from bot.conversation.declining import closeness, remembered
 from bot.conversation.scoring import confidence_for, score_answer
 from bot.conversation.types import Bullet, CheckScores, Confidence, Source
 
@@ -67,20 +66,6 @@ def test_a_models_answer_is_not_held_to_the_quoted_closeness() -> None:
     what it says, and on the confidence benchmark closeness told faithful model answers
     from wrong ones no better than chance, so it is not asked of them."""
     assert _level(_scores(COINCIDENCE, 1, quoted=None)) == Confidence.HIGH
-
-
-def test_each_passage_is_measured_against_the_question_once() -> None:
-    asked: list[list[str]] = []
-
-    def likeness(texts: Sequence[str]) -> list[float]:
-        asked.append(list(texts))
-        return [0.1 * len(t.split()) for t in texts]
-
-    similar = remembered(likeness)
-    first = similar([COINCIDENCE, ANSWER])
-    bullets = [Bullet(ANSWER, (2,)), Bullet(COINCIDENCE, (1,))]
-    assert closeness(bullets, similar) == max(first)
-    assert asked == [[COINCIDENCE, ANSWER]]  # quoting measured them; the check reuses it
 
 
 @pytest.mark.slow
