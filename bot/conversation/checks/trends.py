@@ -61,6 +61,8 @@ def directions_agree(bullets: Sequence[Bullet], sources: Sequence[Source]) -> bo
         if part.strip()
     ):
         return False
+    if not said:  # no number the answer moves: nothing to hold against the sources
+        return True
     seen = [c for s in sources for c in _claims(readable(s.text))]
     for claim in said:
         same = [c.direction for c in seen if _same_number(claim.number, c.number)]
