@@ -33,14 +33,19 @@ def supported(bullets: Sequence[Bullet], scores: CheckScores) -> bool:
     return bool(bullets) and cite and bool(scores.contextual_continuity and scores.numbers)
 
 
-def closeness(bullets: Sequence[Bullet], likeness: Likeness) -> float:
-    """How close the answer comes to the question by meaning: its closest bullet."""
+def closeness(bullets: Sequence[Bullet], likeness: Likeness, enough: float = 1.0) -> float:
+    """How close the answer comes to the question by meaning: its closest bullet, or its
+    first when that is at least `enough` (the others, often not embedded yet, would not
+    change what a caller comparing with `enough` concludes)."""
     texts = [b.text for b in bullets if b.text.strip()]
-    return max(likeness(texts), default=0.0) if texts else 0.0
+    first = likeness(texts[:1])[0] if texts else 0.0
+    if first >= enough or len(texts) < 2:
+        return first
+    return max(first, *likeness(texts[1:]))
 
 
 def speaks_by_meaning(bullets: Sequence[Bullet], likeness: Likeness | None) -> bool:
-    return likeness is not None and closeness(bullets, likeness) >= MEANING_FLOOR
+    return likeness is not None and closeness(bullets, likeness, MEANING_FLOOR) >= MEANING_FLOOR
 
 
 def declined(bullets: Sequence[Bullet], scores: CheckScores, likeness: Likeness | None) -> bool:

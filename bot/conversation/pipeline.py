@@ -336,7 +336,9 @@ class Pipeline:
         answer, or when the rule is off)."""
         if generated.model != EXTRACTIVE or likeness is None or not self.config.quoted_closeness:
             return None
-        return closeness(generated.bullets, likeness)
+        meaning = self._meaning()  # quoted_close compares with meaning.quoted
+        enough = meaning.quoted if meaning is not None and meaning.quoted is not None else 1.0
+        return closeness(generated.bullets, likeness, enough)
 
     def _meaning(self) -> Meaning | None:
         """Similarity under the index's model, for judging support by meaning; None when no

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import pytest
 
 from bot.conversation.checks.meaning import Meaning, fitted, fitted_quoted_closeness
+from bot.conversation.declining import closeness
 from bot.conversation.scoring import confidence_for, score_answer
 from bot.conversation.types import Bullet, CheckScores, Confidence, Source
 
@@ -79,3 +80,33 @@ def test_the_bundled_model_places_the_coincidence_below_the_fitted_closeness() -
     lines = embedder.embed_documents([COINCIDENCE, ANSWER])
     coincidence, answer = (sum(a * b for a, b in zip(question, v, strict=True)) for v in lines)
     assert coincidence < floor <= answer
+
+
+class _Likeness:
+    """Similarities given per line; remembers which lines were measured."""
+
+    def __init__(self, similarities: dict[str, float]) -> None:
+        self.similarities = similarities
+        self.measured: list[str] = []
+
+    def __call__(self, texts: Sequence[str]) -> list[float]:
+        self.measured.extend(texts)
+        return [self.similarities[t] for t in texts]
+
+
+def test_a_first_line_close_enough_spares_measuring_the_others() -> None:
+    """The answer's first line (quoting's best passage, already embedded when quoting
+    ordered passages by meaning) settles the verdict: the other lines are not embedded."""
+    likeness = _Likeness({"best": 0.7, "second": 0.9})
+    bullets = [Bullet("best", (1,)), Bullet("second", (2,))]
+    assert closeness(bullets, likeness, 0.5) >= 0.5
+    assert likeness.measured == ["best"]
+
+
+@pytest.mark.parametrize("first,second", [(0.7, 0.2), (0.2, 0.7), (0.2, 0.3), (0.45, 0.1)])
+def test_the_verdict_is_the_closest_lines(first: float, second: float) -> None:
+    bullets = [Bullet("first", (1,)), Bullet("second", (2,))]
+    likeness = _Likeness({"first": first, "second": second})
+    for enough in (0.421, 0.425, 0.5):
+        assert (closeness(bullets, likeness, enough) >= enough) == (max(first, second) >= enough)
+    assert closeness(bullets, likeness) == max(first, second)
