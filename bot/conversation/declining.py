@@ -33,7 +33,7 @@ def supported(bullets: Sequence[Bullet], scores: CheckScores) -> bool:
     return bool(bullets) and cite and bool(scores.contextual_continuity and scores.numbers)
 
 
-def closeness(bullets: Sequence[Bullet], likeness: Likeness, enough: float = 1.0) -> float:
+def closeness(bullets: Sequence[Bullet], likeness: Likeness, enough: float = float("inf")) -> float:
     """How close the answer comes to the question by meaning: its closest bullet, or its
     first when that is at least `enough` (the others, often not embedded yet, would not
     change what a caller comparing with `enough` concludes)."""

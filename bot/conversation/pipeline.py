@@ -337,8 +337,8 @@ class Pipeline:
         if generated.model != EXTRACTIVE or likeness is None or not self.config.quoted_closeness:
             return None
         meaning = self._meaning()  # quoted_close compares with meaning.quoted
-        enough = meaning.quoted if meaning is not None and meaning.quoted is not None else 1.0
-        return closeness(generated.bullets, likeness, enough)
+        quoted = meaning.quoted if meaning is not None else None
+        return closeness(generated.bullets, likeness, float("inf") if quoted is None else quoted)
 
     def _meaning(self) -> Meaning | None:
         """Similarity under the index's model, for judging support by meaning; None when no
