@@ -295,6 +295,7 @@ class Pipeline:
                 notice=not_found_notice(generated),
             )
         with timer.step("score"):
+            meaning = self._meaning()
             scores = score_answer(
                 question=standalone,
                 bullets=generated.bullets,
@@ -302,8 +303,8 @@ class Pipeline:
                 instructions=generated.instructions,
                 known_terms=[e.replacement for e in expansions],
                 focus=focus,
-                meaning=self._meaning(),
-                quoted=self._quoted_closeness(generated, likeness),
+                meaning=meaning,
+                quoted=self._quoted_closeness(generated, likeness, meaning),
             )
             confidence = confidence_for(scores, has_context=bool(sources))
             if generated.failed:
@@ -331,12 +332,14 @@ class Pipeline:
             notice=with_doubt(generated.notice, confidence, scores, cited),
         )
 
-    def _quoted_closeness(self, generated: Generated, likeness: Likeness | None) -> float | None:
+    def _quoted_closeness(
+        self, generated: Generated, likeness: Likeness | None, meaning: Meaning | None
+    ) -> float | None:
         """How close a quoted answer's closest line is to the question (None for a model's
-        answer, or when the rule is off)."""
+        answer, or when the rule is off); exact only below `meaning.quoted`, the threshold
+        quoted_close compares it with."""
         if generated.model != EXTRACTIVE or likeness is None or not self.config.quoted_closeness:
             return None
-        meaning = self._meaning()  # quoted_close compares with meaning.quoted
         quoted = meaning.quoted if meaning is not None else None
         return closeness(generated.bullets, likeness, float("inf") if quoted is None else quoted)
 
