@@ -73,6 +73,7 @@ RULES: dict[str, tuple[ModuleType, str, Callable[..., Any]]] = {
     "coverage: names spoken": (coverage, "_names_spoken", _passes),
     "qa_continuity": (scoring, "speaks_to_question", _passes),
     "qa_continuity: answers elsewhere": (scoring, "answers_elsewhere", _never),
+    "qa_continuity: said elsewhere": (scoring, "said_elsewhere", _never),
     "numbers": (scoring, "numbers_grounded", _passes),
     "not_copied": (scoring, "not_copied", _passes),
     "numeric_sense: directions": (scoring, "directions_agree", _passes),

@@ -209,6 +209,58 @@ def fit_elsewhere(items: Sequence[Scored], embed: CachedEmbed, model: str) -> di
     }
 
 
+SAID_GRID: list[float | None] = [None, *(round(0.3 - 0.025 * i, 3) for i in range(9))]
+
+
+def fit_said_elsewhere(items: Sequence[Scored], embed: CachedEmbed, model: str) -> dict[str, Any]:
+    """With every other stored number, when a model's answer is said more nearly by a
+    block it leaves uncited (coverage.said_elsewhere): some uncited passage closer to the
+    question than every bullet and cited passage by more than `said_gap`. Candidates run
+    from never (the first) to the boldest; fitted on the fitting split, reported on the
+    held-out one; among ties the first, so the rule is kept only when it pays."""
+    from dataclasses import replace
+
+    from bot.conversation.checks.coverage import said_margin
+    from bot.conversation.checks.meaning import Meaning, fitted_closeness, fitted_elsewhere
+    from bot.conversation.checks.meaning import fitted as fitted_threshold
+
+    threshold, closeness = fitted_threshold(model) or NEVER, fitted_closeness(model)
+    stored = fitted_elsewhere(model)
+    never = replace(stored, said_gap=None) if stored else None
+    always = replace(stored, said_gap=-NEVER) if stored else None
+    rows = []
+    for it in items:
+        inputs = it.inputs or {}
+        margin = None
+        if inputs.get("quoted") is None and inputs.get("bullets"):
+            meaning = Meaning(embed, threshold=NEVER)
+            margin = said_margin(inputs["question"], inputs["bullets"], inputs["sources"], meaning)
+        base = level_at(it, threshold, embed, closeness, never)
+        judged = base if margin is None else level_at(it, threshold, embed, closeness, always)
+        levels = tuple(
+            judged if gap is not None and margin is not None and margin > gap else base
+            for gap in SAID_GRID
+        )
+        rows.append(Row(split_of(it.outcome), it.outcome.variant, levels))
+    fit = [r for r in rows if r.fit]
+    held = [r for r in rows if not r.fit]
+    gains = [_gain(fit, i) for i in range(len(SAID_GRID))]
+    i = gains.index(max(gains))
+    for j, gap in enumerate(SAID_GRID):  # the grid, for the record
+        f, h = shares(fit, j), shares(held, j)
+        print(
+            f"said_gap {gap}: fit faithful High {f['faithful_high']} planted "
+            f"{f['planted_below_high']} | held out {h['faithful_high']} {h['planted_below_high']}",
+            file=sys.stderr,
+        )
+    return {
+        "said_gap": SAID_GRID[i],
+        "said_fitted_on": {"answers": len(fit), **shares(fit, i)},
+        "said_held_out": {"answers": len(held), **shares(held, i)},
+        "said_held_out_without": {"answers": len(held), **shares(held, 0)},
+    }
+
+
 def _gain(rows: Sequence[Row], i: int) -> float:
     s = shares(rows, i)
     return round((s["faithful_high"] or 0.0) + (s["planted_below_high"] or 0.0), 6)
@@ -276,24 +328,42 @@ def words_only(items: Sequence[Scored]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("record", type=Path, help="what benchmarks.confidence --record wrote")
+    parser.add_argument(
+        "records",
+        type=Path,
+        nargs="+",
+        help="what benchmarks.confidence --record wrote (several: each as recorded, pooled)",
+    )
     parser.add_argument("--write", action="store_true", help="store the fitted threshold")
     parser.add_argument("--words-only", action="store_true", help="score without meaning")
     parser.add_argument("--as-recorded", action="store_true", help="do not draft again")
     parser.add_argument("--eval", type=Path, default=DEFAULT_EVAL, help="the dev data folder")
     parser.add_argument("--limit", type=int, default=200, help="as the recorded run had it")
-    parser.add_argument("--seed", type=int, default=12, help="as the recorded run had it")
+    parser.add_argument(
+        "--seed", type=int, nargs="+", default=[12], help="as the recorded runs had it, in order"
+    )
     parser.add_argument(
         "--elsewhere",
         action="store_true",
         help="fit only when a model's answer answers something else (far, gap); with --write "
         "store only that",
     )
+    parser.add_argument(
+        "--said-elsewhere",
+        action="store_true",
+        help="fit only when another block says it more nearly (said_gap); with --write store "
+        "only that",
+    )
     args = parser.parse_args()
-    items: list[Scored] = pickle.loads(args.record.read_bytes())
+    items: list[Scored] = [i for path in args.records for i in pickle.loads(path.read_bytes())]
+    if len(args.records) > 1 and not args.as_recorded:
+        parser.error("several records are pooled as recorded: add --as-recorded")
+    if len(args.seed) != len(args.records):
+        parser.error("give one --seed per record, in the same order")
     if not args.as_recorded:
         check_eval(args.eval)
-        items = redrafted(items, load(args.eval, args.limit, args.seed), args.seed)
+        seed = args.seed[0]
+        items = redrafted(items, load(args.eval, args.limit, seed), seed)
     if args.words_only:
         words_only(items)
         return
@@ -301,11 +371,20 @@ def main() -> None:
 
     embedder = build_embedder(Settings())
     embed = CachedEmbed(embedder.embed_documents)
+    if args.said_elsewhere:
+        said = fit_said_elsewhere(items, embed, embedder.model_name)
+        print(json.dumps(said, indent=2))
+        if args.write:
+            elsewhere = json.loads(FITTED.read_text(encoding="utf-8"))[embedder.model_name]
+            made = _made(args.seed, args.limit)
+            how = {"said_script": "benchmarks/fit_support.py --said-elsewhere", "said_record": made}
+            _store(embedder.model_name, {"elsewhere": elsewhere["elsewhere"] | said | how})
+        return
     if args.elsewhere:
         fitted_one = fit_elsewhere(items, embed, embedder.model_name)
         print(json.dumps({"elsewhere": fitted_one}, indent=2))
         if args.write:
-            made = f"benchmarks.confidence --record (seed {args.seed}, limit {args.limit})"
+            made = _made(args.seed, args.limit)
             how = {"script": "benchmarks/fit_support.py --elsewhere", "record": made}
             _store(embedder.model_name, {"elsewhere": fitted_one | how})
         return
@@ -334,6 +413,13 @@ def main() -> None:
     if args.write:
         entry = {k: v for k, v in result.items() if k != "model"} | {"closeness": closeness}
         _store(embedder.model_name, entry | {"script": "benchmarks/fit_support.py"})
+
+
+def _made(seeds: Sequence[int], limit: int) -> str:
+    """What made the records fitted on, as stored beside the fitted numbers."""
+    if len(seeds) == 1:
+        return f"benchmarks.confidence --record (seed {seeds[0]}, limit {limit})"
+    return f"benchmarks.confidence --record (seeds {', '.join(map(str, seeds))}, limit {limit})"
 
 
 def _store(model_name: str, entry: dict[str, Any]) -> None:

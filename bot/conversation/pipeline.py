@@ -14,6 +14,7 @@ from typing import Any
 
 import prompts
 from bot.conversation.acronyms import with_acronyms
+from bot.conversation.checks.coverage import learning_ahead
 from bot.conversation.checks.meaning import Meaning, fitted_closeness, fitted_meaning
 from bot.conversation.context import fence, glossary_preamble, number_sources, relevant
 from bot.conversation.declining import Likeness, closeness, declined
@@ -227,7 +228,8 @@ class Pipeline:
         retrieved = retrieval_record(result.chunks, sources)
         version = self._chooser.choose(prompt_name(intent), intent.value) if self._chooser else None
         likeness = partial(self._knowledge.similarity, searched)
-        with timer.step("generate"):
+        meaning = self._meaning() if model is not None and (chunks or facts) else None
+        with timer.step("generate"), learning_ahead(meaning, standalone, sources):
             generated = (
                 generate(
                     question=standalone,
@@ -246,7 +248,7 @@ class Pipeline:
             )
         answer = self._finish(
             turn, question, standalone, expansions, intent, sources, generated, timer, model, focus,
-            likeness=likeness,
+            likeness=likeness, meaning=meaning,
         )  # fmt: skip
         if facts_format:  # recorded so ratings can teach which rendering works
             answer = replace(answer, choices={**answer.choices, "facts": facts_format})
@@ -271,6 +273,7 @@ class Pipeline:
         checked: CheckScores | None = None,
         *,
         likeness: Likeness | None = None,
+        meaning: Meaning | None = None,
     ) -> Answer:
         base = dict(
             id=0,
@@ -295,7 +298,7 @@ class Pipeline:
                 notice=not_found_notice(generated),
             )
         with timer.step("score"):
-            meaning = self._meaning()
+            meaning = meaning or self._meaning()
             scores = score_answer(
                 question=standalone,
                 bullets=generated.bullets,

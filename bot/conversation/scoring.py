@@ -27,6 +27,7 @@ from bot.conversation.checks.coverage import (
     answers_elsewhere,
     context_focused,
     quoted_close,
+    said_elsewhere,
     speaks_to_question,
 )
 from bot.conversation.checks.meaning import Meaning
@@ -81,6 +82,7 @@ def score_answer(
             )
             and quoted_close(quoted, meaning)
             and not answers_elsewhere(question, bullets, sources, meaning)
+            and (quoted is not None or not said_elsewhere(question, bullets, sources, meaning))
         ),
         numbers=int(numbers_grounded(question, bullets, sources)),
         not_copied=int(not_copied(question, bullets, sources, instructions)),

@@ -388,3 +388,86 @@ def test_a_phrase_of_the_cited_block_is_its_own_wording_not_a_swapped_name(
     )
     assert scores.contextual_continuity == int(cites_own_phrase)
     assert (_level(scores) == Confidence.HIGH) == cites_own_phrase
+
+
+CATARACT = "Is cataract surgery covered?"
+CATARACT_SOURCES = [
+    _source(
+        1,
+        "Day care procedures\nCataract surgery is covered as a day care procedure only when it "
+        "is performed in a network hospital with prior approval from the administrator.",
+    ),
+    _source(2, "Specific waiting periods\nCataract surgery is covered after two years."),
+]
+
+
+def _said_elsewhere(bullet: Bullet, said_gap: float | None) -> Confidence:
+    rule = Elsewhere(far=0.6, gap=0.025, said_gap=said_gap)
+    meaning = Meaning(CountingEmbed(), threshold=0.5, elsewhere=rule)
+    scores = score_answer(
+        question=CATARACT,
+        bullets=[bullet],
+        sources=CATARACT_SOURCES,
+        instructions=INSTRUCTIONS,
+        meaning=meaning,
+    )
+    return _level(scores)
+
+
+def test_an_answer_from_a_special_case_when_another_block_says_it_plainly_is_not_high() -> None:
+    """The answer quotes its block and holds every word asked, but the block it leaves
+    uncited says the thing asked far more nearly: a neighbouring special case, not the
+    clause that answers. Without the rule it passes at High."""
+    special = Bullet(CATARACT_SOURCES[0].text.split("\n")[1], (1,))
+    assert _said_elsewhere(special, None) == Confidence.HIGH
+    assert _said_elsewhere(special, 0.2) == Confidence.MEDIUM
+
+
+def test_the_answer_from_the_block_that_says_it_stays_high() -> None:
+    plain = Bullet("Cataract surgery is covered once the policy is two years old.", (2,))
+    assert _said_elsewhere(plain, 0.2) == Confidence.HIGH
+    special = Bullet(CATARACT_SOURCES[0].text.split("\n")[1], (1,))
+    # a quoted answer (no language model) is not judged this way: its lines were picked
+    # by their words, and quoted_close judges them
+    meaning = Meaning(CountingEmbed(), threshold=0.5, elsewhere=Elsewhere(0.6, 0.025, 0.2))
+    scores = score_answer(
+        question=CATARACT,
+        bullets=[special],
+        sources=CATARACT_SOURCES,
+        instructions=INSTRUCTIONS,
+        meaning=meaning,
+        quoted=1.0,
+    )
+    assert _level(scores) == Confidence.HIGH
+
+
+def test_passages_are_embedded_while_the_model_writes() -> None:
+    """The check above compares the answer with every retrieved passage; their vectors are
+    made in the background while the answer is being written, so judging it afterwards
+    embeds only the answer's own words."""
+    import threading
+
+    from bot.conversation.checks.coverage import learning_ahead
+
+    threads: list[str] = []
+
+    class Recording(CountingEmbed):
+        def __call__(self, texts: Sequence[str]) -> list[list[float]]:
+            threads.append(threading.current_thread().name)
+            return super().__call__(texts)
+
+    embed = Recording()
+    meaning = Meaning(embed, threshold=0.5, elsewhere=Elsewhere(0.6, 0.025, 0.2))
+    with learning_ahead(meaning, CATARACT, CATARACT_SOURCES):
+        pass  # the model writes here
+    assert threads and threads[0] != threading.main_thread().name
+    learnt = len(embed.calls)
+    special = Bullet(CATARACT_SOURCES[0].text.split("\n")[1], (1,))
+    score_answer(
+        question=CATARACT,
+        bullets=[special],
+        sources=CATARACT_SOURCES,
+        instructions=INSTRUCTIONS,
+        meaning=meaning,
+    )
+    assert len(embed.calls) == learnt  # the bullet quotes a passage: nothing new to embed

@@ -13,7 +13,8 @@
   close to the question by meaning (fitted on quoted answers, see quoted_close).
   A model's answer far from the question by meaning, citing blocks the search found
   clearly less close to it than one it leaves uncited, answers something else
-  (answers_elsewhere).
+  (answers_elsewhere); so does one whose words are all further from the question than
+  a passage of a block it leaves uncited, by a clear margin (said_elsewhere).
 - answerability: the knowledge holds what was asked at all. It fails when the thing asked
   about is a word the knowledge never uses ("claim settlement ratio") or when nothing the
   answer cites speaks of any part of the phrase asked for; the answer then becomes "I
@@ -25,10 +26,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from functools import cache
 
-from bot.conversation.checks.claims import Match, entity_in, passages_of
+from bot.conversation.checks.claims import Match, entity_in, meant, passages_of
 from bot.conversation.checks.meaning import Meaning
 from bot.conversation.checks.trends import asks_a_change, only_changes
 from bot.conversation.entities import entities
@@ -235,6 +238,56 @@ def answers_elsewhere(
         return False
     meaning.learn([question, *(b.text for b in bullets)])  # one batch
     return all(meaning.similarity(question, b.text) < meaning.elsewhere.far for b in bullets)
+
+
+def said_elsewhere(
+    question: str, bullets: Sequence[Bullet], sources: Sequence[Source], meaning: Meaning | None
+) -> bool:
+    """Another block says it more nearly: some passage of a block the answer does not
+    cite is closer to the question by meaning than every bullet and every passage the
+    answer cites, by more than `meaning.elsewhere.said_gap` (fitted by
+    benchmarks/fit_support.py --said-elsewhere). "Co-payment applies to insured persons
+    aged 61 and above ..." sits uncited while the answer to "will my father's claims have
+    a co-payment?" quotes the clause on the entry age, true to its block and close enough
+    to the question to pass the block-level test."""
+    if meaning is None or meaning.elsewhere is None or meaning.elsewhere.said_gap is None:
+        return False
+    margin = said_margin(question, bullets, sources, meaning)
+    return margin is not None and margin > meaning.elsewhere.said_gap
+
+
+def said_margin(
+    question: str, bullets: Sequence[Bullet], sources: Sequence[Source], meaning: Meaning
+) -> float | None:
+    """How much closer to the question the nearest passage of an uncited block is than
+    the nearest bullet or cited passage (None: every block is cited)."""
+    cited = {n for b in bullets for n in b.source_numbers}
+    own = [b.text for b in bullets]
+    other: list[str] = []
+    for source in sources:
+        (own if source.number in cited else other).extend(meant(p) for p in passages_of(source))
+    if not other or not own:
+        return None
+    meaning.learn([question, *own, *other])  # one batch
+    nearest = max(meaning.similarity(question, t) for t in own)
+    return max(meaning.similarity(question, t) for t in other) - nearest
+
+
+@contextmanager
+def learning_ahead(
+    meaning: Meaning | None, question: str, sources: Sequence[Source]
+) -> Iterator[None]:
+    """Embed the question and every passage of the sources in the background while the
+    body runs (a language model writing the answer): the checks compare them with the
+    answer by meaning afterwards (coverage.said_elsewhere), and need not wait for them
+    then. A failure here is left to the checks, which embed again and report it."""
+    if meaning is None or meaning.elsewhere is None or meaning.elsewhere.said_gap is None:
+        yield
+        return
+    texts = [question, *(meant(p) for s in sources for p in passages_of(s))]  # as said_margin
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(meaning.learn, texts)
+        yield
 
 
 def quoted_close(closeness: float | None, meaning: Meaning | None) -> bool:

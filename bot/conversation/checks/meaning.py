@@ -29,10 +29,13 @@ FITTED = Path(__file__).with_name("support_fitted.json")
 class Elsewhere:
     """An answer answers something else when none of its bullets is within `far`
     of the question by meaning and the search ranked a block it does not cite closer to
-    the question than every block it cites, by more than `gap`."""
+    the question than every block it cites, by more than `gap`; or when a passage of a
+    block it does not cite is closer to the question than the answer and every passage
+    it cites, by more than `said_gap` (None: never judged so)."""
 
     far: float
     gap: float
+    said_gap: float | None = None
 
 
 class Meaning:
@@ -132,7 +135,12 @@ def fitted_elsewhere(model_name: str) -> Elsewhere | None:
     entry = (_fitted().get(model_name) or {}).get("elsewhere") or {}
     if entry.get("far") is None:
         return None
-    return Elsewhere(float(entry["far"]), float(entry["gap"]))
+    said_gap = entry.get("said_gap")
+    return Elsewhere(
+        float(entry["far"]),
+        float(entry["gap"]),
+        float(said_gap) if said_gap is not None else None,
+    )
 
 
 @cache
