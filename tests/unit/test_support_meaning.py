@@ -401,17 +401,21 @@ CATARACT_SOURCES = [
 ]
 
 
-def _said_elsewhere(bullet: Bullet, said_gap: float | None) -> Confidence:
-    rule = Elsewhere(far=0.6, gap=0.025, said_gap=said_gap)
-    meaning = Meaning(CountingEmbed(), threshold=0.5, elsewhere=rule)
+def _cataract(bullet: Bullet, meaning: Meaning, quoted: float | None = None) -> Confidence:
     scores = score_answer(
         question=CATARACT,
         bullets=[bullet],
         sources=CATARACT_SOURCES,
         instructions=INSTRUCTIONS,
         meaning=meaning,
+        quoted=quoted,
     )
     return _level(scores)
+
+
+def _said_elsewhere(bullet: Bullet, said_gap: float | None) -> Confidence:
+    rule = Elsewhere(far=0.6, gap=0.025, said_gap=said_gap)
+    return _cataract(bullet, Meaning(CountingEmbed(), threshold=0.5, elsewhere=rule))
 
 
 def test_an_answer_from_a_special_case_when_another_block_says_it_plainly_is_not_high() -> None:
@@ -430,15 +434,7 @@ def test_the_answer_from_the_block_that_says_it_stays_high() -> None:
     # a quoted answer (no language model) is not judged this way: its lines were picked
     # by their words, and quoted_close judges them
     meaning = Meaning(CountingEmbed(), threshold=0.5, elsewhere=Elsewhere(0.6, 0.025, 0.2))
-    scores = score_answer(
-        question=CATARACT,
-        bullets=[special],
-        sources=CATARACT_SOURCES,
-        instructions=INSTRUCTIONS,
-        meaning=meaning,
-        quoted=1.0,
-    )
-    assert _level(scores) == Confidence.HIGH
+    assert _cataract(special, meaning, quoted=1.0) == Confidence.HIGH
 
 
 def test_passages_are_embedded_while_the_model_writes() -> None:
@@ -463,11 +459,5 @@ def test_passages_are_embedded_while_the_model_writes() -> None:
     assert threads and threads[0] != threading.main_thread().name
     learnt = len(embed.calls)
     special = Bullet(CATARACT_SOURCES[0].text.split("\n")[1], (1,))
-    score_answer(
-        question=CATARACT,
-        bullets=[special],
-        sources=CATARACT_SOURCES,
-        instructions=INSTRUCTIONS,
-        meaning=meaning,
-    )
+    assert _cataract(special, meaning) == Confidence.MEDIUM
     assert len(embed.calls) == learnt  # the bullet quotes a passage: nothing new to embed
