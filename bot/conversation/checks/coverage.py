@@ -246,10 +246,10 @@ def said_elsewhere(
     """Another block says it more nearly: some passage of a block the answer does not
     cite is closer to the question by meaning than every bullet and every passage the
     answer cites, by more than `meaning.elsewhere.said_gap` (fitted by
-    benchmarks/fit_support.py --said-elsewhere). "Co-payment applies to insured persons
-    aged 61 and above ..." sits uncited while the answer to "will my father's claims have
-    a co-payment?" quotes the clause on the entry age, true to its block and close enough
-    to the question to pass the block-level test."""
+    benchmarks/fit_support.py --said-elsewhere). "Cataract surgery is covered after two
+    years" sits uncited while the answer to "is cataract surgery covered?" quotes the
+    day-care clause's special case: true to its block, holding every word asked, and too
+    near the question for the block-level test (answers_elsewhere)."""
     if meaning is None or meaning.elsewhere is None or meaning.elsewhere.said_gap is None:
         return False
     margin = said_margin(question, bullets, sources, meaning)
