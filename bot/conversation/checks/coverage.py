@@ -250,10 +250,11 @@ def said_elsewhere(
     years" sits uncited while the answer to "is cataract surgery covered?" quotes the
     day-care clause's special case: true to its block, holding every word asked, and too
     near the question for the block-level test (answers_elsewhere)."""
-    if meaning is None or meaning.elsewhere is None or meaning.elsewhere.said_gap is None:
+    gap = _said_gap(meaning)
+    if meaning is None or gap is None:
         return False
     margin = said_margin(question, bullets, sources, meaning)
-    return margin is not None and margin > meaning.elsewhere.said_gap
+    return margin is not None and margin > gap
 
 
 def said_margin(
@@ -273,6 +274,11 @@ def said_margin(
     return max(meaning.similarity(question, t) for t in other) - nearest
 
 
+def _said_gap(meaning: Meaning | None) -> float | None:
+    """said_elsewhere's fitted margin (None: the rule is off)."""
+    return meaning.elsewhere.said_gap if meaning is not None and meaning.elsewhere else None
+
+
 @contextmanager
 def learning_ahead(
     meaning: Meaning | None, question: str, sources: Sequence[Source]
@@ -281,7 +287,7 @@ def learning_ahead(
     body runs (a language model writing the answer): the checks compare them with the
     answer by meaning afterwards (coverage.said_elsewhere), and need not wait for them
     then. A failure here is left to the checks, which embed again and report it."""
-    if meaning is None or meaning.elsewhere is None or meaning.elsewhere.said_gap is None:
+    if meaning is None or _said_gap(meaning) is None:
         yield
         return
     texts = [question, *(meant(p) for s in sources for p in passages_of(s))]  # as said_margin
